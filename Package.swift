@@ -1,0 +1,36 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "Petal",
+    products: [
+        .library(name: "Petal", targets: ["Petal"])
+    ],
+    targets: [
+        // libatomic_ops, the atomics layer of the C core. A user without it is told what to install.
+        .systemLibrary(
+            name: "CAtomicOps",
+            pkgConfig: "atomic_ops",
+            providers: [
+                .apt(["libatomic-ops-dev"]),
+                .brew(["libatomic_ops"]),
+                .yum(["libatomic_ops-devel"]),
+            ]
+        ),
+        .target(
+            name: "CPetal",
+            dependencies: ["CAtomicOps"],
+            cSettings: [.define("_GNU_SOURCE")]
+        ),
+        .target(
+            name: "Petal",
+            dependencies: ["CPetal"]
+        ),
+        .testTarget(
+            name: "PetalTests",
+            dependencies: ["Petal", "CPetal"]
+        ),
+    ],
+    swiftLanguageModes: [.v6],
+    cLanguageStandard: .c11
+)

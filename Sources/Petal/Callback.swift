@@ -1,0 +1,69 @@
+/// A subscriber's closure, stored exactly as the subscriber gave it.
+///
+/// One case per observer kind, so that `whenFulfilled` keeps the user's `(Value) -> Void`
+/// instead of wrapping it in an `(Outcome) -> Void` closure (a wrapper costs a context
+/// allocation per subscription). Callbacks for non-inline contexts are the exception: they
+/// are wrapped in a `.resolved` closure that hands the work to the context, which allocates to
+/// enqueue it anyway.
+@usableFromInline
+enum Callback<Value> {
+    case resolved(@Sendable (Outcome<Value>) -> Void)
+    case fulfilled(@Sendable (Value) -> Void)
+    case rejected(@Sendable (any Error) -> Void)
+    case cancelled(@Sendable ((any Error)?) -> Void)
+    case anyError(@Sendable (any Error) -> Void)
+
+    /// Calls the closure if the outcome is one it observes.
+    @inlinable
+    func invoke(with outcome: Outcome<Value>) {
+        switch (self, outcome) {
+        case (.resolved(let body), _):
+            body(outcome)
+        case (.fulfilled(let body), .fulfilled(let value)):
+            body(value)
+        case (.rejected(let body), .rejected(let error)):
+            body(error)
+        case (.cancelled(let body), .cancelled(let indirectError)):
+            body(indirectError)
+        case (.anyError(let body), .rejected(let error)),
+            (.anyError(let body), .cancelled(indirectError: .some(let error))):
+            body(error)
+        default:
+            break
+        }
+    }
+
+    /// The callback to store for `context`: the closure itself when the context is inline,
+    /// otherwise a closure that submits the invocation to the context.
+    @inlinable
+    static func make<Context: ExecutionContext>(
+        _ callback: Callback<Value>, on context: Context
+    ) -> Callback<Value> {
+        if Context.self == InlineExecutionContext.self { return callback }
+        return dispatching(callback, on: context)
+    }
+
+    @usableFromInline
+    static func dispatching(_ callback: Callback<Value>, on context: some ExecutionContext) -> Callback<Value> {
+        // The outcome crosses to the context's thread: sound because a Future of a non-Sendable
+        // Value is itself not Sendable, so it cannot have been shared with another thread here.
+        let box = UncheckedSendableBox(callback)
+        return .resolved { outcome in
+            let outcomeBox = UncheckedSendableBox(outcome)
+            context.execute { box.value.invoke(with: outcomeBox.value) }
+        }
+    }
+}
+
+/// Moves a value across a `@Sendable` boundary that the compiler cannot see is safe; every use
+/// says why it is.
+@usableFromInline
+struct UncheckedSendableBox<Wrapped>: @unchecked Sendable {
+    @usableFromInline
+    let value: Wrapped
+
+    @inlinable
+    init(_ value: Wrapped) {
+        self.value = value
+    }
+}

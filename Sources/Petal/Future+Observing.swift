@@ -1,0 +1,51 @@
+/// Observing a future: each method registers a callback that runs exactly once, after the
+/// future resolves, if the outcome is one it observes.
+///
+/// Where it runs: on `context`. With `.inline` (the default) that is the thread that resolves the
+/// future, before the resolving call returns, or this thread, before this call returns, when the
+/// future is already resolved. Callbacks observing the same future run in the order they were
+/// subscribed. The first callback of a future allocates nothing; each later one allocates a
+/// small node. The closure and what it captures are released as soon as it has run.
+extension Future {
+    /// Calls `body` with the outcome, whatever it is.
+    @inlinable
+    public func whenResolved<Context: ExecutionContext>(
+        on context: Context = .inline, _ body: @escaping @Sendable (Outcome<Value>) -> Void
+    ) {
+        storage.subscribe(.make(.resolved(body), on: context))
+    }
+
+    /// Calls `body` with the value if the future is fulfilled; never otherwise.
+    @inlinable
+    public func whenFulfilled<Context: ExecutionContext>(
+        on context: Context = .inline, _ body: @escaping @Sendable (Value) -> Void
+    ) {
+        storage.subscribe(.make(.fulfilled(body), on: context))
+    }
+
+    /// Calls `body` with the error if the future is rejected; never otherwise.
+    @inlinable
+    public func whenRejected<Context: ExecutionContext>(
+        on context: Context = .inline, _ body: @escaping @Sendable (any Error) -> Void
+    ) {
+        storage.subscribe(.make(.rejected(body), on: context))
+    }
+
+    /// Calls `body` with the indirect error (possibly `nil`) if the future is cancelled; never
+    /// otherwise.
+    @inlinable
+    public func whenCancelled<Context: ExecutionContext>(
+        on context: Context = .inline, _ body: @escaping @Sendable ((any Error)?) -> Void
+    ) {
+        storage.subscribe(.make(.cancelled(body), on: context))
+    }
+
+    /// Calls `body` with the error if the future is rejected, or with the indirect error if it is
+    /// cancelled with one; never for a fulfilment or a cancellation without an error.
+    @inlinable
+    public func whenAnyError<Context: ExecutionContext>(
+        on context: Context = .inline, _ body: @escaping @Sendable (any Error) -> Void
+    ) {
+        storage.subscribe(.make(.anyError(body), on: context))
+    }
+}

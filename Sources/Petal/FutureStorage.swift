@@ -1,0 +1,264 @@
+import CPetal
+
+/// The kinds a resolved cell word carries (`petal_word_kind`).
+@usableFromInline
+enum OutcomeKind: UInt32 {
+    case fulfilled = 0
+    case rejected = 1
+    case cancelled = 2
+
+    /// The kind of a word known to carry an outcome.
+    @inlinable
+    init(resolvedWord word: petal_word) {
+        self = OutcomeKind(rawValue: petal_word_kind(word)).unsafelyUnwrapped
+    }
+}
+
+/// The non-value state of a future, in the `ManagedBuffer` header (the value is the tail).
+@usableFromInline
+struct FutureHeader<Value> {
+    /// The C cell: phase, inline-slot bits, and the waiter list or the outcome kind.
+    @usableFromInline
+    var cell: petal_cell
+    /// The rejection error, or the cancellation's indirect error. Written once by the claimer
+    /// before publish, read only after an acquire load saw the cell resolved.
+    @usableFromInline
+    var error: (any Error)?
+    /// The first subscriber's callback, which needs no node. Written by the subscriber that
+    /// reserved the slot before its release commit; taken by whoever runs it.
+    @usableFromInline
+    var slot: Callback<Value>?
+
+    @inlinable
+    init(word: petal_word, error: (any Error)?) {
+        cell = petal_cell(word: word)
+        self.error = error
+        slot = nil
+    }
+}
+
+/// A future's storage: one allocation holding the cell, the outcome and the first waiter.
+///
+/// Why a `ManagedBuffer`: the C core needs the cell at an address that never moves, and a
+/// `ManagedBuffer`'s header and tail are the only class storage Swift guarantees addressable.
+/// The value is the tail element rather than a `Value?` property because a generic class with a
+/// stored `Optional<Value>` pays a generic-metadata look-up in every deinit; here the value
+/// is initialised only when fulfilled, and deinitialised by hand.
+///
+/// Synchronisation: everything here is either written before the storage is shared (creation),
+/// or ordered by the cell protocol (see `petal.h`): the outcome is written by the one claimer
+/// before its publish, the slot by the one reserver before its release commit, and both are read
+/// only after an acquire of the word.
+@usableFromInline
+final class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
+
+    /// A pending storage with no waiters.
+    @inlinable
+    static func makePending() -> FutureStorage<Value> {
+        unsafeDowncast(
+            create(minimumCapacity: 1) { _ in FutureHeader(word: PETAL_PHASE_PENDING, error: nil) },
+            to: FutureStorage<Value>.self
+        )
+    }
+
+    /// A storage that is resolved from the start: no atomics, as nothing can observe it yet.
+    @inlinable
+    static func makeResolved(_ outcome: Outcome<Value>) -> FutureStorage<Value> {
+        let kind: OutcomeKind
+        let error: (any Error)?
+        switch outcome {
+        case .fulfilled: (kind, error) = (.fulfilled, nil)
+        case .rejected(let rejection): (kind, error) = (.rejected, rejection)
+        case .cancelled(let indirectError): (kind, error) = (.cancelled, indirectError)
+        }
+        let word = petal_word_resolved(kind.rawValue)
+        let storage = unsafeDowncast(
+            create(minimumCapacity: 1) { _ in FutureHeader(word: word, error: error) },
+            to: FutureStorage<Value>.self
+        )
+        if case .fulfilled(let value) = outcome {
+            storage.withUnsafeMutablePointerToElements { $0.initialize(to: value) }
+        }
+        return storage
+    }
+
+    deinit {
+        // Acquire: the fulfilment that initialised the value happens before its destruction.
+        let word = petal_cell_load(cell)
+        if petal_word_has_outcome(word) != 0, OutcomeKind(resolvedWord: word) == .fulfilled {
+            _ = withUnsafeMutablePointerToElements { $0.deinitialize(count: 1) }
+        }
+    }
+
+    /// The cell's address: stable for the storage's lifetime.
+    @inlinable
+    var cell: UnsafeMutablePointer<petal_cell> {
+        withUnsafeMutablePointerToHeader { header in
+            (UnsafeMutableRawPointer(header) + MemoryLayout<FutureHeader<Value>>.offset(of: \.cell)!)
+                .assumingMemoryBound(to: petal_cell.self)
+        }
+    }
+
+    // MARK: Reading
+
+    /// The outcome; call only after an acquire load of the word saw it resolved with `kind`.
+    @inlinable
+    func outcome(kind: OutcomeKind) -> Outcome<Value> {
+        switch kind {
+        case .fulfilled:
+            return .fulfilled(withUnsafeMutablePointerToElements { $0.pointee })
+        case .rejected:
+            return .rejected(withUnsafeMutablePointerToHeader { $0.pointee.error.unsafelyUnwrapped })
+        case .cancelled:
+            return .cancelled(indirectError: withUnsafeMutablePointerToHeader { $0.pointee.error })
+        }
+    }
+
+    /// The outcome, or `nil` while pending (including while a resolver is writing it).
+    @inlinable
+    func peek() -> Outcome<Value>? {
+        let word = petal_cell_load(cell)
+        guard petal_word_has_outcome(word) != 0 else { return nil }
+        return outcome(kind: OutcomeKind(resolvedWord: word))
+    }
+
+    @inlinable
+    var isResolved: Bool {
+        petal_word_has_outcome(petal_cell_load(cell)) != 0
+    }
+
+    // MARK: Subscribing
+
+    /// Registers `callback`; it runs once, after resolution, in subscription order. The first
+    /// subscriber takes the inline slot (no allocation); later ones allocate a node.
+    @inlinable
+    func subscribe(_ callback: Callback<Value>) {
+        var seen: petal_word = 0
+        if petal_cell_reserve_slot(cell, &seen) != 0 {
+            withUnsafeMutablePointerToHeader { $0.pointee.slot = callback }
+            if petal_cell_commit_slot(cell, &seen) != 0 { return }
+            // Published before the commit: the publisher skipped the slot, so the callback is
+            // ours again and queues like any late subscriber.
+            subscribeWithNode(withUnsafeMutablePointerToHeader { $0.pointee.slot.take().unsafelyUnwrapped }, seen: seen)
+            return
+        }
+        subscribeWithNode(callback, seen: seen)
+    }
+
+    /// Subscribes with a node, or runs the callback at once if the cell is RESOLVED.
+    @inlinable
+    func subscribeWithNode(_ callback: Callback<Value>, seen: petal_word) {
+        var seen = seen
+        if petal_word_is_resolved(seen) != 0 {
+            runResolved(callback, word: seen)
+            return
+        }
+        let node = WaiterNode<Value>.make(callback)
+        // The list's own reference, released by the publisher once the node has run.
+        let listReference = Unmanaged.passRetained(node)
+        if petal_cell_subscribe(cell, node.nodePointer, &seen) == PETAL_SUBSCRIBED { return }
+        listReference.release()
+        runResolved(node.takeCallback(), word: seen)
+    }
+
+    /// Runs a callback for an already resolved word, through the trampoline.
+    @inlinable
+    func runResolved(_ callback: Callback<Value>, word: petal_word) {
+        let outcome = outcome(kind: OutcomeKind(resolvedWord: word))
+        if petal_trampoline_enter() != 0 {
+            callback.invoke(with: outcome)
+            petal_trampoline_leave()
+        } else {
+            runResolvedLater(callback, outcome: outcome)
+        }
+    }
+
+    @usableFromInline
+    @inline(never)
+    func runResolvedLater(_ callback: Callback<Value>, outcome: Outcome<Value>) {
+        Trampoline.deferToOutermostFrame { callback.invoke(with: outcome) }
+    }
+
+    // MARK: Resolving
+
+    /// Fulfils with `value` unless already resolved (or being resolved); returns whether it did.
+    @inlinable
+    func fulfil(with value: Value) -> Bool {
+        guard petal_cell_claim(cell) != 0 else { return false }
+        withUnsafeMutablePointerToElements { $0.initialize(to: value) }
+        publish(.fulfilled)
+        return true
+    }
+
+    /// Rejects or cancels with `error` unless already resolved; returns whether it did.
+    @inlinable
+    func fail(_ kind: OutcomeKind, error: (any Error)?) -> Bool {
+        guard petal_cell_claim(cell) != 0 else { return false }
+        withUnsafeMutablePointerToHeader { $0.pointee.error = error }
+        publish(kind)
+        return true
+    }
+
+    /// Resolves with `outcome` unless already resolved; returns whether it did.
+    @inlinable
+    func resolve(with outcome: Outcome<Value>) -> Bool {
+        switch outcome {
+        case .fulfilled(let value): return fulfil(with: value)
+        case .rejected(let error): return fail(.rejected, error: error)
+        case .cancelled(let indirectError): return fail(.cancelled, error: indirectError)
+        }
+    }
+
+    /// Publishes after a won claim, then runs the waiters it took, stack-safely.
+    @inlinable
+    func publish(_ kind: OutcomeKind) {
+        let taken = petal_cell_publish(cell, kind.rawValue)
+        // Nobody subscribed: the cell is RESOLVED already and there is nothing to run.
+        if petal_word_has_waiters(taken) == 0 { return }
+        if petal_trampoline_enter() != 0 {
+            runWaiters(taken, kind: kind)
+            petal_trampoline_leave()
+        } else {
+            runWaitersLater(taken, kind: kind)
+        }
+    }
+
+    @usableFromInline
+    @inline(never)
+    func runWaitersLater(_ taken: petal_word, kind: OutcomeKind) {
+        Trampoline.deferToOutermostFrame { self.runWaiters(taken, kind: kind) }
+    }
+
+    /// Runs every waiter of a taken word in subscription order: the slot (always the oldest),
+    /// then the list reversed, then whatever subscribed while those ran, until the cell is
+    /// RESOLVED.
+    @inlinable
+    func runWaiters(_ taken: petal_word, kind: OutcomeKind) {
+        if petal_word_slot_ready(taken) != 0 {
+            let first = withUnsafeMutablePointerToHeader { $0.pointee.slot.take().unsafelyUnwrapped }
+            first.invoke(with: outcome(kind: kind))
+        }
+        var batch = petal_list_in_order(taken)
+        while let first = batch {
+            run(first, kind: kind)
+            batch = petal_cell_take_more(cell)
+        }
+    }
+
+    /// Runs an in-order list of receivers.
+    @inlinable
+    func run(_ list: UnsafeMutablePointer<petal_node>, kind: OutcomeKind) {
+        let source = Unmanaged.passUnretained(self).toOpaque()
+        let linkOffset = MemoryLayout<WaiterLink>.offset(of: \.node)!
+        var next: UnsafeMutablePointer<petal_node>? = list
+        while let node = next {
+            // Read the successor first: running the receiver releases it, and may free the node.
+            next = node.pointee.next
+            let link = (UnsafeMutableRawPointer(node) - linkOffset).assumingMemoryBound(to: WaiterLink.self)
+            let receiver = link.pointee.receiver.unsafelyUnwrapped
+            receiver.receiveOutcome(of: source, kind: kind)
+            // Balances the retain taken when the node was pushed.
+            Unmanaged<AnyObject>.passUnretained(receiver).release()
+        }
+    }
+}

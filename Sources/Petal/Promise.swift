@@ -1,0 +1,173 @@
+import CPetal
+
+/// The write side of a future: resolve it once, from any thread.
+///
+/// Keep the promise private to the work that produces the value and hand out its ``future``.
+/// The first of ``fulfil(with:)``, ``reject(with:)``, ``cancel(withIndirectError:)`` or
+/// ``resolve(with:)`` wins; later calls change nothing, return `false` and are reported through
+/// ``PetalDiagnostics/repeatedResolutionHandler``.
+///
+/// A promise dropped while unresolved cancels its future with an ``AbandonedPromiseError`` as the
+/// indirect error, so nothing waits forever on work that can no longer finish; this holds even
+/// while consumers hold or wait on the future, because they hold the future, not the promise.
+///
+/// Resolving runs the future's inline callbacks on the calling thread, in subscription order,
+/// before the resolving method returns (deeply nested ones run before the outermost callback
+/// returns; see ``InlineExecutionContext``).
+public final class Promise<Value> {
+    /// The future this promise resolves.
+    public let future: Future<Value>
+
+    /// Where the promise was created, to name it in diagnostics.
+    @usableFromInline
+    let site: PromiseSite
+
+    /// Creates a promise with a pending future.
+    ///
+    /// - Parameters:
+    ///   - fileID: The creation site's file, shown in diagnostics; leave the default.
+    ///   - line: The creation site's line, shown in diagnostics; leave the default.
+    @inlinable
+    public init(fileID: StaticString = #fileID, line: UInt = #line) {
+        future = Future(storage: .makePending())
+        site = PromiseSite(fileID: fileID, line: line)
+    }
+
+    @inlinable
+    init(storage: FutureStorage<Value>, site: PromiseSite) {
+        future = Future(storage: storage)
+        self.site = site
+    }
+
+    /// A promise whose future is already fulfilled with `value`.
+    @inlinable
+    public static func fulfilled(
+        with value: Value, fileID: StaticString = #fileID, line: UInt = #line
+    ) -> Promise<Value> {
+        Promise(storage: .makeResolved(.fulfilled(value)), site: PromiseSite(fileID: fileID, line: line))
+    }
+
+    /// A promise whose future is already rejected with `error`.
+    @inlinable
+    public static func rejected(
+        with error: any Error, fileID: StaticString = #fileID, line: UInt = #line
+    ) -> Promise<Value> {
+        Promise(storage: .makeResolved(.rejected(error)), site: PromiseSite(fileID: fileID, line: line))
+    }
+
+    /// A promise whose future is already cancelled, with an optional indirect error.
+    @inlinable
+    public static func cancelled(
+        withIndirectError indirectError: (any Error)? = nil, fileID: StaticString = #fileID, line: UInt = #line
+    ) -> Promise<Value> {
+        Promise(
+            storage: .makeResolved(.cancelled(indirectError: indirectError)),
+            site: PromiseSite(fileID: fileID, line: line)
+        )
+    }
+
+    deinit {
+        // The last producer is gone: nobody can resolve the future any more, so cancel it rather
+        // than leave its waiters hanging. No other thread can be resolving through this promise
+        // now (it would hold a reference), so a lost claim here only means it was resolved.
+        let storage = future.storage
+        if !storage.isResolved {
+            _ = storage.fail(.cancelled, error: AbandonedPromiseError(promise: site.describe(Value.self)))
+        }
+    }
+
+    /// Whether the future is resolved (a resolution still being written counts as pending).
+    @inlinable
+    public var isResolved: Bool { future.storage.isResolved }
+
+    /// Fulfils the future with `value`.
+    ///
+    /// Inline callbacks run on this thread before this returns.
+    /// - Returns: `true` if this call resolved the future; `false` if it was already resolved
+    ///   (nothing changes, and the repeat is reported).
+    @inlinable
+    @discardableResult
+    public func fulfil(with value: Value) -> Bool {
+        if future.storage.fulfil(with: value) { return true }
+        reportRepeat(.fulfil)
+        return false
+    }
+
+    /// Rejects the future with `error`: the work itself failed.
+    ///
+    /// Inline callbacks run on this thread before this returns.
+    /// - Returns: `true` if this call resolved the future; `false` if it was already resolved
+    ///   (nothing changes, and the repeat is reported).
+    @inlinable
+    @discardableResult
+    public func reject(with error: any Error) -> Bool {
+        if future.storage.fail(.rejected, error: error) { return true }
+        reportRepeat(.reject)
+        return false
+    }
+
+    /// Cancels the future, optionally naming the error elsewhere that caused the cancellation.
+    ///
+    /// Inline callbacks run on this thread before this returns.
+    /// - Returns: `true` if this call resolved the future; `false` if it was already resolved
+    ///   (nothing changes, and the repeat is reported).
+    @inlinable
+    @discardableResult
+    public func cancel(withIndirectError indirectError: (any Error)? = nil) -> Bool {
+        if future.storage.fail(.cancelled, error: indirectError) { return true }
+        reportRepeat(.cancel)
+        return false
+    }
+
+    /// Resolves the future with `outcome`.
+    ///
+    /// Inline callbacks run on this thread before this returns.
+    /// - Returns: `true` if this call resolved the future; `false` if it was already resolved
+    ///   (nothing changes, and the repeat is reported).
+    @inlinable
+    @discardableResult
+    public func resolve(with outcome: Outcome<Value>) -> Bool {
+        if future.storage.resolve(with: outcome) { return true }
+        let attempt: RepeatedResolution.Attempt
+        switch outcome {
+        case .fulfilled: attempt = .fulfil
+        case .rejected: attempt = .reject
+        case .cancelled: attempt = .cancel
+        }
+        reportRepeat(attempt)
+        return false
+    }
+
+    @usableFromInline
+    @inline(never)
+    func reportRepeat(_ attempt: RepeatedResolution.Attempt) {
+        PetalDiagnostics.report(
+            RepeatedResolution(
+                promise: site.describe(Value.self), fileID: site.fileID, line: site.line, attempt: attempt
+            )
+        )
+    }
+}
+
+/// Sendable: `future` and `site` are immutable, and the storage they share is synchronised by
+/// the cell protocol (see ``Future``).
+extension Promise: @unchecked Sendable where Value: Sendable {}
+
+/// Where a promise was created.
+@usableFromInline
+struct PromiseSite: Sendable {
+    @usableFromInline
+    let fileID: StaticString
+    @usableFromInline
+    let line: UInt
+
+    @inlinable
+    init(fileID: StaticString, line: UInt) {
+        self.fileID = fileID
+        self.line = line
+    }
+
+    func describe<Value>(_: Value.Type) -> String {
+        "Promise<\(Value.self)> created at \(fileID):\(line)"
+    }
+}
