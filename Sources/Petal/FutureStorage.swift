@@ -238,11 +238,10 @@ final class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
             let first = withUnsafeMutablePointerToHeader { $0.pointee.slot.take().unsafelyUnwrapped }
             first.invoke(with: outcome(kind: kind))
         }
-        var batch = petal_list_in_order(taken)
-        while let first = batch {
-            run(first, kind: kind)
-            batch = petal_cell_take_more(cell)
-        }
+        if let first = petal_list_in_order(taken) { run(first, kind: kind) }
+        // Always ask for more, even after a slot-only batch: only take_more can close the cell
+        // (DELIVERING -> RESOLVED), and late subscribers queue until it does.
+        while let more = petal_cell_take_more(cell) { run(more, kind: kind) }
     }
 
     /// Runs an in-order list of receivers.

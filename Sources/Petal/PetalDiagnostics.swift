@@ -42,8 +42,8 @@ public enum PetalDiagnostics {
     /// The default prints the report's one-line description to standard error. Replace it to
     /// route reports to your logger, count them, or fail a test.
     public static var repeatedResolutionHandler: @Sendable (RepeatedResolution) -> Void {
-        get { handler.withLock { $0 } }
-        set { handler.withLock { $0 = newValue } }
+        get { handler.withLock { $0.body } }
+        set { handler.withLock { $0.body = newValue } }
     }
 
     /// The default handler: one line on standard error.
@@ -53,7 +53,13 @@ public enum PetalDiagnostics {
         line.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
     }
 
-    private static let handler = Mutex<@Sendable (RepeatedResolution) -> Void>(printToStandardError)
+    /// The closure sits in a concrete struct: stored directly as the Mutex's generic value, each
+    /// get and set would wrap it in one more reabstraction thunk, nesting without bound.
+    private struct Handler: Sendable {
+        var body: @Sendable (RepeatedResolution) -> Void
+    }
+
+    private static let handler = Mutex(Handler(body: printToStandardError))
 
     static func report(_ report: RepeatedResolution) {
         repeatedResolutionHandler(report)

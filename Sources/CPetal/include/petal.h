@@ -409,6 +409,14 @@ PETAL_API void *petal_future_payload(const petal_future *future);
    the same future's resolver thread: that thread is the one that would wake it. */
 PETAL_API int petal_future_wait(petal_future *future, const struct timespec *deadline);
 
+/* ------------------------------------------------------------------------------------------- */
+/* Diagnostics.                                                                                 */
+/* ------------------------------------------------------------------------------------------- */
+
+/* The bytes the allocator reserved for a heap block (0 where the platform cannot say), so tests
+   can pin the size of the objects that carry cells. */
+PETAL_API size_t petal_allocation_size(const void *block);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,9 @@
+import CPetal
+
+extension Future {
+    /// The bytes the allocator reserved for this future's storage, for size regression tests.
+    @_spi(Diagnostics)
+    public var allocatedByteCount: Int {
+        petal_allocation_size(Unmanaged.passUnretained(storage).toOpaque())
+    }
+}

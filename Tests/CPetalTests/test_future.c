@@ -1,0 +1,488 @@
+/*
+ * The C convenience future: resolution, callback order (slot, allocated waiters, caller-owned
+ * waiters, late and re-entrant subscriptions), blocking waits, and concurrent subscribers.
+ * Run it under valgrind as well: timed-out waits leave waiters behind that the later
+ * resolution must free, and caller-owned waiters must never be freed.
+ */
+#define _GNU_SOURCE
+#include "petal_test.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <string.h>
+#include <time.h>
+
+/* ------------------------------------------------------------------------------------------- */
+/* A log of callback runs, checked against the expected order.                                 */
+/* ------------------------------------------------------------------------------------------- */
+
+enum { LOG_CAPACITY = 64 };
+
+typedef struct call_log {
+    int ids[LOG_CAPACITY];
+    int count;
+} call_log;
+
+typedef struct probe {
+    call_log *log;
+    int id;
+    petal_status expected_status; /* what the callback must see when it runs */
+    void *expected_payload;
+} probe;
+
+static void log_append(call_log *log, int id) {
+    if (log->count < LOG_CAPACITY) log->ids[log->count] = id;
+    log->count++;
+}
+
+static void check_log(const call_log *log, const int *expected, int count) {
+    CHECK(log->count == count);
+    for (int i = 0; i < count && i < log->count; i++) CHECK(log->ids[i] == expected[i]);
+}
+
+static void record_call(petal_future *future, void *context) {
+    probe *p = context;
+    /* A callback runs with the outcome already published. */
+    CHECK(petal_future_status(future) == p->expected_status);
+    CHECK(petal_future_payload(future) == p->expected_payload);
+    log_append(p->log, p->id);
+}
+
+static void probes_init(probe *probes, int count, call_log *log, petal_status status, void *payload) {
+    for (int i = 0; i < count; i++) {
+        probes[i].log = log;
+        probes[i].id = i;
+        probes[i].expected_status = status;
+        probes[i].expected_payload = payload;
+    }
+}
+
+static struct timespec seconds_from_now(long seconds) {
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    now.tv_sec += seconds;
+    return now;
+}
+
+/* ------------------------------------------------------------------------------------------- */
+
+static void test_resolve_once(void) {
+    petal_future future;
+    petal_future_init(&future);
+    int first = 1, second = 2;
+    CHECK(petal_future_status(&future) == PETAL_STATUS_PENDING);
+    CHECK(petal_future_payload(&future) == NULL);
+    CHECK(petal_future_fulfil(&future, &first) == PETAL_OK);
+    CHECK(petal_future_fulfil(&future, &second) == PETAL_ERR_RESOLVED);
+    CHECK(petal_future_reject(&future, &second) == PETAL_ERR_RESOLVED);
+    CHECK(petal_future_cancel(&future, NULL) == PETAL_ERR_RESOLVED);
+    CHECK(petal_future_status(&future) == PETAL_STATUS_FULFILLED);
+    CHECK(petal_future_payload(&future) == &first);
+}
+
+static void test_invalid_status_is_refused(void) {
+    petal_future future;
+    petal_future_init(&future);
+    int value = 1;
+    CHECK(petal_future_resolve(&future, PETAL_STATUS_PENDING, &value) == PETAL_ERR_INVALID);
+    CHECK(petal_future_resolve(&future, (petal_status)3, &value) == PETAL_ERR_INVALID);
+    /* Refused resolutions claim nothing: a valid one still wins. */
+    CHECK(petal_future_status(&future) == PETAL_STATUS_PENDING);
+    CHECK(petal_future_reject(&future, &value) == PETAL_OK);
+    CHECK(petal_future_status(&future) == PETAL_STATUS_REJECTED);
+}
+
+static void test_each_outcome(void) {
+    const petal_status statuses[] = {PETAL_STATUS_FULFILLED, PETAL_STATUS_REJECTED,
+                                     PETAL_STATUS_CANCELLED};
+    int payloads[3];
+    for (int i = 0; i < 3; i++) {
+        petal_future future;
+        petal_future_init(&future);
+        call_log log = {0};
+        probe early;
+        probes_init(&early, 1, &log, statuses[i], &payloads[i]);
+        CHECK(petal_future_subscribe(&future, record_call, &early) == PETAL_OK);
+        int result = -100;
+        switch (statuses[i]) {
+        case PETAL_STATUS_FULFILLED: result = petal_future_fulfil(&future, &payloads[i]); break;
+        case PETAL_STATUS_REJECTED: result = petal_future_reject(&future, &payloads[i]); break;
+        case PETAL_STATUS_CANCELLED: result = petal_future_cancel(&future, &payloads[i]); break;
+        default: break;
+        }
+        CHECK(result == PETAL_OK);
+        CHECK(petal_future_status(&future) == statuses[i]);
+        CHECK(petal_future_payload(&future) == &payloads[i]);
+        CHECK(petal_future_wait(&future, NULL) == (int)statuses[i]);
+        CHECK(log.count == 1);
+    }
+    /* A rejection may carry no error object. */
+    petal_future future;
+    petal_future_init(&future);
+    CHECK(petal_future_reject(&future, NULL) == PETAL_OK);
+    CHECK(petal_future_status(&future) == PETAL_STATUS_REJECTED);
+    CHECK(petal_future_payload(&future) == NULL);
+}
+
+static void test_callbacks_in_subscription_order(void) {
+    petal_future future;
+    petal_future_init(&future);
+    int value = 7;
+    call_log log = {0};
+    enum { COUNT = 6 };
+    probe probes[COUNT];
+    probes_init(probes, COUNT, &log, PETAL_STATUS_FULFILLED, &value);
+
+    CHECK(petal_future_subscribe(&future, record_call, &probes[0]) == PETAL_OK);
+    /* The first subscriber takes the inline slot: nothing is linked yet. */
+    petal_word word = petal_cell_load(&future.cell);
+    CHECK(petal_word_slot_ready(word));
+    CHECK(petal_word_list(word) == NULL);
+    CHECK(future.slot_context == &probes[0]);
+
+    CHECK(petal_future_subscribe(&future, record_call, &probes[1]) == PETAL_OK);
+    /* Later ones allocate a waiter each. */
+    word = petal_cell_load(&future.cell);
+    CHECK(petal_word_list(word) != NULL);
+    CHECK(future.slot_context == &probes[0]);
+    for (int i = 2; i < COUNT; i++) {
+        CHECK(petal_future_subscribe(&future, record_call, &probes[i]) == PETAL_OK);
+    }
+    CHECK(log.count == 0); /* nothing runs before the resolution */
+
+    CHECK(petal_future_fulfil(&future, &value) == PETAL_OK);
+    const int expected[COUNT] = {0, 1, 2, 3, 4, 5};
+    check_log(&log, expected, COUNT);
+    CHECK(petal_word_is_resolved(petal_cell_load(&future.cell)));
+}
+
+static void test_subscribe_after_resolve_runs_at_once(void) {
+    petal_future future;
+    petal_future_init(&future);
+    int error = 3;
+    call_log log = {0};
+    probe probes[3];
+    probes_init(probes, 3, &log, PETAL_STATUS_REJECTED, &error);
+    CHECK(petal_future_reject(&future, &error) == PETAL_OK);
+    for (int i = 0; i < 3; i++) {
+        CHECK(petal_future_subscribe(&future, record_call, &probes[i]) == PETAL_OK);
+        CHECK(log.count == i + 1); /* ran before subscribe returned */
+    }
+    const int expected[] = {0, 1, 2};
+    check_log(&log, expected, 3);
+}
+
+static void test_subscribe_node_with_caller_memory(void) {
+    petal_future future;
+    petal_future_init(&future);
+    int value = 11;
+    call_log log = {0};
+    probe probes[5];
+    probes_init(probes, 5, &log, PETAL_STATUS_FULFILLED, &value);
+    /* Zeroed: the future reads `owned` to decide whether it frees a waiter. */
+    petal_waiter waiters[3];
+    memset(waiters, 0, sizeof waiters);
+    CHECK(((uintptr_t)&waiters[1].node & PETAL_TAG_MASK) == 0);
+
+    CHECK(petal_future_subscribe(&future, record_call, &probes[0]) == PETAL_OK);  /* slot */
+    petal_future_subscribe_node(&future, &waiters[0], record_call, &probes[1]);  /* caller's */
+    CHECK(petal_future_subscribe(&future, record_call, &probes[2]) == PETAL_OK);  /* allocated */
+    petal_future_subscribe_node(&future, &waiters[1], record_call, &probes[3]);
+    CHECK(petal_word_list(petal_cell_load(&future.cell)) == &waiters[1].node);
+
+    CHECK(petal_future_fulfil(&future, &value) == PETAL_OK);
+    const int expected[] = {0, 1, 2, 3, 4};
+    check_log(&log, expected, 4);
+
+    /* After the resolution a caller-owned waiter runs at once, like any subscription. */
+    petal_future_subscribe_node(&future, &waiters[2], record_call, &probes[4]);
+    check_log(&log, expected, 5);
+    /* Still ours: the future left the memory alone (valgrind reports an invalid free if not). */
+    CHECK(waiters[0].callback == record_call && waiters[0].context == &probes[1]);
+}
+
+/* A callback that subscribes its `next` probe to the same future from inside the delivery. */
+typedef struct chained_probe {
+    probe base;
+    struct chained_probe *next;
+    int use_node; /* subscribe the next one with caller memory instead of allocating */
+    petal_waiter waiter;
+} chained_probe;
+
+static void subscribe_next(petal_future *future, void *context);
+
+static void subscribe_chained(petal_future *future, chained_probe *p) {
+    if (p->use_node) {
+        memset(&p->waiter, 0, sizeof p->waiter);
+        petal_future_subscribe_node(future, &p->waiter, subscribe_next, p);
+    } else {
+        CHECK(petal_future_subscribe(future, subscribe_next, p) == PETAL_OK);
+    }
+}
+
+static void subscribe_next(petal_future *future, void *context) {
+    chained_probe *p = context;
+    record_call(future, &p->base);
+    if (p->next != NULL) subscribe_chained(future, p->next);
+}
+
+static void test_subscribe_from_inside_a_callback(void) {
+    petal_future future;
+    petal_future_init(&future);
+    int value = 5;
+    call_log log = {0};
+    /* 0 and 1 are queued before the resolution; 0 subscribes 10, which subscribes 11 (caller
+       memory), which subscribes 12. Each must run after everything already queued. */
+    chained_probe probes[5];
+    memset(probes, 0, sizeof probes);
+    const int ids[5] = {0, 1, 10, 11, 12};
+    for (int i = 0; i < 5; i++) {
+        probes_init(&probes[i].base, 1, &log, PETAL_STATUS_FULFILLED, &value);
+        probes[i].base.id = ids[i];
+    }
+    probes[0].next = &probes[2];
+    probes[2].next = &probes[3];
+    probes[3].next = &probes[4];
+    probes[2].use_node = 0;
+    probes[3].use_node = 1;
+    probes[4].use_node = 0;
+    subscribe_chained(&future, &probes[0]);
+    subscribe_chained(&future, &probes[1]);
+
+    CHECK(petal_future_fulfil(&future, &value) == PETAL_OK);
+    const int expected[] = {0, 1, 10, 11, 12};
+    check_log(&log, expected, 5);
+    CHECK(petal_word_is_resolved(petal_cell_load(&future.cell)));
+
+    /* On a resolved future the same chain runs depth-first, inside the subscribe call. */
+    call_log late_log = {0};
+    for (int i = 0; i < 5; i++) probes[i].base.log = &late_log;
+    subscribe_chained(&future, &probes[2]);
+    const int late_expected[] = {10, 11, 12};
+    check_log(&late_log, late_expected, 3);
+}
+
+typedef struct relay {
+    petal_future *target;
+    void *payload;
+    int result;
+    int target_calls_when_done; /* how many of the target's callbacks had run on return */
+    call_log *target_log;
+} relay;
+
+static void resolve_other(petal_future *future, void *context) {
+    (void)future;
+    relay *r = context;
+    r->result = petal_future_fulfil(r->target, r->payload);
+    r->target_calls_when_done = r->target_log->count;
+}
+
+static void test_callback_resolves_another_future(void) {
+    petal_future first, second;
+    petal_future_init(&first);
+    petal_future_init(&second);
+    int value = 1, relayed = 2;
+    call_log second_log = {0};
+    probe second_probes[3];
+    probes_init(second_probes, 3, &second_log, PETAL_STATUS_FULFILLED, &relayed);
+    for (int i = 0; i < 3; i++) {
+        CHECK(petal_future_subscribe(&second, record_call, &second_probes[i]) == PETAL_OK);
+    }
+    relay forward = {&second, &relayed, -100, -1, &second_log};
+    relay again = {&second, &value, -100, -1, &second_log};
+    CHECK(petal_future_subscribe(&first, resolve_other, &forward) == PETAL_OK);
+    CHECK(petal_future_subscribe(&first, resolve_other, &again) == PETAL_OK);
+
+    CHECK(petal_future_fulfil(&first, &value) == PETAL_OK);
+    CHECK(forward.result == PETAL_OK);
+    /* The inner resolution delivered its callbacks inline, before the callback returned. */
+    CHECK(forward.target_calls_when_done == 3);
+    CHECK(again.result == PETAL_ERR_RESOLVED);
+    CHECK(petal_future_status(&second) == PETAL_STATUS_FULFILLED);
+    CHECK(petal_future_payload(&second) == &relayed);
+    const int expected[] = {0, 1, 2};
+    check_log(&second_log, expected, 3);
+}
+
+/* ------------------------------------------------------------------------------------------- */
+/* Blocking waits.                                                                              */
+/* ------------------------------------------------------------------------------------------- */
+
+typedef struct wake_job {
+    petal_future *future;
+    void *payload;
+    int result;
+} wake_job;
+
+static void *fulfil_once_waited_on(void *raw) {
+    wake_job *job = raw;
+    /* The waiter subscribes before it blocks; resolving only once its node is linked makes the
+       test take the blocking path every time instead of when the scheduler happens to. */
+    while (petal_word_list(petal_cell_load(&job->future->cell)) == NULL) sched_yield();
+    job->result = petal_future_fulfil(job->future, job->payload);
+    return NULL;
+}
+
+static void test_wait_for_another_thread(void) {
+    for (int i = 0; i < 50; i++) {
+        petal_future future;
+        petal_future_init(&future);
+        int value = i;
+        wake_job job = {&future, &value, -100};
+        pthread_t thread;
+        CHECK(pthread_create(&thread, NULL, fulfil_once_waited_on, &job) == 0);
+        CHECK(petal_future_wait(&future, NULL) == PETAL_STATUS_FULFILLED);
+        CHECK(petal_future_payload(&future) == &value);
+        CHECK(pthread_join(thread, NULL) == 0);
+        CHECK(job.result == PETAL_OK);
+    }
+}
+
+static void test_wait_with_past_deadline(void) {
+    petal_future future;
+    petal_future_init(&future);
+    struct timespec past = seconds_from_now(-1);
+    struct timespec epoch = {0, 0};
+    CHECK(petal_future_wait(&future, &past) == PETAL_ERR_TIMEDOUT);
+    CHECK(petal_future_wait(&future, &epoch) == PETAL_ERR_TIMEDOUT);
+    CHECK(petal_future_status(&future) == PETAL_STATUS_PENDING);
+    /* The timed-out waiters stay linked; the resolution must run and free them. */
+    CHECK(petal_word_list(petal_cell_load(&future.cell)) != NULL);
+
+    int value = 9;
+    call_log log = {0};
+    probe after;
+    probes_init(&after, 1, &log, PETAL_STATUS_CANCELLED, &value);
+    CHECK(petal_future_subscribe(&future, record_call, &after) == PETAL_OK);
+    CHECK(petal_future_cancel(&future, &value) == PETAL_OK);
+    CHECK(log.count == 1);
+    CHECK(petal_word_is_resolved(petal_cell_load(&future.cell)));
+
+    /* Resolved: a deadline no longer matters. */
+    CHECK(petal_future_wait(&future, &past) == PETAL_STATUS_CANCELLED);
+    struct timespec later = seconds_from_now(60);
+    CHECK(petal_future_wait(&future, &later) == PETAL_STATUS_CANCELLED);
+}
+
+/* ------------------------------------------------------------------------------------------- */
+/* Concurrent subscribers racing one resolver.                                                  */
+/* ------------------------------------------------------------------------------------------- */
+
+enum { RACE_SUBSCRIBERS = 4, RACE_CALLBACKS = 64, RACE_THREADS = RACE_SUBSCRIBERS + 1 };
+
+typedef struct race race;
+
+typedef struct race_probe {
+    race *race;
+    unsigned thread;
+    unsigned index;
+} race_probe;
+
+struct race {
+    petal_future future;
+    int value;
+    volatile AO_t arrived;
+    volatile AO_t calls;
+    /* Written by whichever thread runs the callback; only the future orders those writes. */
+    unsigned next_index[RACE_SUBSCRIBERS];
+    race_probe probes[RACE_SUBSCRIBERS][RACE_CALLBACKS];
+    petal_waiter waiters[RACE_SUBSCRIBERS][RACE_CALLBACKS];
+    int resolve_result;
+};
+
+typedef struct race_arg {
+    race *race;
+    unsigned thread;
+} race_arg;
+
+static void race_start(race *r) {
+    AO_fetch_and_add1_full(&r->arrived);
+    while (AO_load_acquire(&r->arrived) < RACE_THREADS) sched_yield();
+}
+
+static void race_callback(petal_future *future, void *context) {
+    race_probe *p = context;
+    race *r = p->race;
+    CHECK(petal_future_status(future) == PETAL_STATUS_FULFILLED);
+    CHECK(petal_future_payload(future) == &r->value);
+    /* Per-thread subscription order survives the race. */
+    CHECK(p->index == r->next_index[p->thread]);
+    r->next_index[p->thread] = p->index + 1;
+    AO_fetch_and_add1(&r->calls);
+}
+
+static void *race_subscriber(void *raw) {
+    race_arg *arg = raw;
+    race *r = arg->race;
+    race_start(r);
+    for (unsigned i = 0; i < RACE_CALLBACKS; i++) {
+        race_probe *p = &r->probes[arg->thread][i];
+        /* Mix both flavours; the first call of some thread also competes for the slot. */
+        if (i % 3 == 2) {
+            petal_future_subscribe_node(&r->future, &r->waiters[arg->thread][i], race_callback, p);
+        } else {
+            CHECK(petal_future_subscribe(&r->future, race_callback, p) == PETAL_OK);
+        }
+    }
+    return NULL;
+}
+
+static void *race_resolver(void *raw) {
+    race_arg *arg = raw;
+    race *r = arg->race;
+    race_start(r);
+    r->resolve_result = petal_future_fulfil(&r->future, &r->value);
+    return NULL;
+}
+
+static void test_many_threads_subscribe_while_resolving(void) {
+    unsigned rounds = petal_test_rounds(200);
+    race *r = aligned_alloc(_Alignof(race), sizeof(race));
+    CHECK(r != NULL);
+    if (r == NULL) return;
+    for (unsigned round = 0; round < rounds; round++) {
+        memset(r, 0, sizeof *r);
+        petal_future_init(&r->future);
+        for (unsigned t = 0; t < RACE_SUBSCRIBERS; t++) {
+            for (unsigned i = 0; i < RACE_CALLBACKS; i++) {
+                r->probes[t][i] = (race_probe){r, t, i};
+            }
+        }
+        pthread_t threads[RACE_THREADS];
+        race_arg args[RACE_THREADS];
+        for (unsigned t = 0; t < RACE_THREADS; t++) {
+            args[t] = (race_arg){r, t};
+            int created = pthread_create(&threads[t], NULL,
+                                         t < RACE_SUBSCRIBERS ? race_subscriber : race_resolver, &args[t]);
+            CHECK(created == 0);
+            if (created != 0) abort(); /* the start barrier would wait for it forever */
+        }
+        for (unsigned t = 0; t < RACE_THREADS; t++) CHECK(pthread_join(threads[t], NULL) == 0);
+
+        unsigned long before = petal_test_failure_count();
+        CHECK(r->resolve_result == PETAL_OK);
+        CHECK(AO_load(&r->calls) == RACE_SUBSCRIBERS * RACE_CALLBACKS);
+        for (unsigned t = 0; t < RACE_SUBSCRIBERS; t++) CHECK(r->next_index[t] == RACE_CALLBACKS);
+        CHECK(petal_word_is_resolved(petal_cell_load(&r->future.cell)));
+        if (petal_test_failure_count() != before) {
+            fprintf(stderr, "round %u of %u was inconsistent\n", round, rounds);
+            break;
+        }
+    }
+    free(r);
+}
+
+int main(void) {
+    RUN_TEST(test_resolve_once);
+    RUN_TEST(test_invalid_status_is_refused);
+    RUN_TEST(test_each_outcome);
+    RUN_TEST(test_callbacks_in_subscription_order);
+    RUN_TEST(test_subscribe_after_resolve_runs_at_once);
+    RUN_TEST(test_subscribe_node_with_caller_memory);
+    RUN_TEST(test_subscribe_from_inside_a_callback);
+    RUN_TEST(test_callback_resolves_another_future);
+    RUN_TEST(test_wait_for_another_thread);
+    RUN_TEST(test_wait_with_past_deadline);
+    RUN_TEST(test_many_threads_subscribe_while_resolving);
+    return petal_test_finish("test_future");
+}

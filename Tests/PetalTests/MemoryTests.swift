@@ -1,0 +1,99 @@
+import Dispatch
+@_spi(Diagnostics) import Petal
+import Testing
+
+@Suite("Memory")
+struct MemoryTests {
+    @Test("a fulfilled value is freed with the last reference to its future")
+    func valueFreedWithFuture() {
+        weak var weakValue: Tracked?
+        do {
+            let promise = Promise<Tracked>()
+            let value = Tracked()
+            weakValue = value
+            promise.fulfil(with: value)
+            #expect(promise.future.peek()?.value === value)
+        }
+        #expect(weakValue == nil)
+    }
+
+    @Test("a callback and what it captures are freed once it has run, while the future lives on")
+    func callbackFreedAfterRunning() {
+        let promise = Promise<Int>()
+        weak var first: Tracked?
+        weak var second: Tracked?
+        do {
+            let a = Tracked(1)
+            let b = Tracked(2)
+            first = a
+            second = b
+            // The first takes the inline slot, the second a node: both paths must let go.
+            promise.future.whenFulfilled { _ in _ = a.id }
+            promise.future.whenResolved { _ in _ = b.id }
+        }
+        #expect(first != nil && second != nil)
+        promise.fulfil(with: 1)
+        #expect(first == nil)
+        #expect(second == nil)
+    }
+
+    @Test("a callback that never fires is freed with the future")
+    func unfiredCallbackFreed() {
+        weak var captured: Tracked?
+        do {
+            let promise = Promise<Int>()
+            let object = Tracked()
+            captured = object
+            promise.future.whenRejected { _ in _ = object.id }
+            promise.future.whenRejected { _ in _ = object.id }
+            promise.fulfil(with: 1)
+        }
+        #expect(captured == nil)
+    }
+
+    @Test("an abandoned promise frees its future, callbacks and captures")
+    func abandonedPromiseFreesEverything() {
+        weak var inSlot: Tracked?
+        weak var inNode: Tracked?
+        let heard = Counter()
+        do {
+            let promise = Promise<Int>()
+            let first = Tracked(1)
+            let second = Tracked(2)
+            inSlot = first
+            inNode = second
+            promise.future.whenResolved { _ in
+                _ = first.id
+                heard.increment()
+            }
+            promise.future.whenFulfilled { _ in _ = second.id }
+        }
+        #expect(heard.value == 1)
+        #expect(inSlot == nil)
+        #expect(inNode == nil)
+    }
+
+    @Test("a callback dispatched to a queue is freed after it has run there")
+    func dispatchedCallbackFreed() {
+        weak var captured: Tracked?
+        let queue = DispatchQueue(label: "petal.tests.memory")
+        let promise = Promise<Int>()
+        do {
+            let object = Tracked()
+            captured = object
+            promise.future.whenFulfilled(on: queue) { _ in _ = object.id }
+        }
+        promise.fulfil(with: 1)
+        // A serial queue releases a block before it starts the next one.
+        queue.sync {}
+        #expect(captured == nil)
+    }
+
+    @Test("a future's storage stays small", arguments: [0, 1])
+    func storageSize(kind: Int) {
+        let bytes = kind == 0 ? Promise<Int>().future.allocatedByteCount : Promise<String>().future.allocatedByteCount
+        // Object header 16 + header 40 (cell, error, inline waiter) + the value: 64 bytes asked
+        // for Future<Int>, which glibc serves from an 80-byte chunk with 72 usable.
+        #expect(bytes <= (kind == 0 ? 72 : 88))
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Synchronization
+
+/// Runs `body(index)` on `count` fresh threads that start together, and returns once all have
+/// finished. The start barrier spins (no sleeps) so the threads overlap as much as they can.
+func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    let finished = DispatchGroup()
+    let barrier = Barrier(parties: count)
+    for index in 0..<count {
+        finished.enter()
+        let thread = Thread {
+            barrier.arriveAndWait()
+            body(index)
+            finished.leave()
+        }
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+    finished.wait()
+}
+
+/// A spinning start barrier for `parties` threads.
+final class Barrier: Sendable {
+    private let waiting = Atomic<Int>(0)
+    private let parties: Int
+
+    init(parties: Int) {
+        self.parties = parties
+    }
+
+    func arriveAndWait() {
+        waiting.add(1, ordering: .acquiringAndReleasing)
+        while waiting.load(ordering: .acquiring) < parties {
+            sched_yield()  // yield, not sleep: it only hands the core to the other threads
+        }
+    }
+}
+
+/// A thread-safe counter.
+final class Counter: Sendable {
+    private let storage = Atomic<Int>(0)
+
+    func increment() { storage.add(1, ordering: .relaxed) }
+
+    var value: Int { storage.load(ordering: .acquiring) }
+}
+
+/// Records events in the order they happen, from any thread.
+final class Recorder<Event: Sendable>: Sendable {
+    private let storage = Mutex<[Event]>([])
+
+    func record(_ event: Event) { storage.withLock { $0.append(event) } }
+
+    var events: [Event] { storage.withLock { $0 } }
+}
+
+/// A plain error to reject and cancel with.
+struct TestError: Error, Equatable {
+    let code: Int
+    init(_ code: Int = 0) { self.code = code }
+}
+
+/// An object whose lifetime the memory tests watch.
+final class Tracked: Sendable {
+    let id: Int
+    init(_ id: Int = 0) { self.id = id }
+}
+
+/// Scales iteration counts: fewer under ThreadSanitizer-sized budgets when PETAL_TEST_SCALE is set
+/// (e.g. 0.25), never fewer than a floor that still exercises the races.
+func scaled(_ count: Int, floor: Int = 10) -> Int {
+    guard let text = ProcessInfo.processInfo.environment["PETAL_TEST_SCALE"], let scale = Double(text) else {
+        return count
+    }
+    return max(floor, Int(Double(count) * scale))
+}
+
+/// Runs work on a new thread and lets the test wait for it.
+final class DispatchGroupBox: Sendable {
+    private let group = DispatchGroup()
+
+    func run(_ body: @escaping @Sendable () -> Void) {
+        group.enter()
+        Thread {
+            body()
+            self.group.leave()
+        }.start()
+    }
+
+    func wait() { group.wait() }
+}
