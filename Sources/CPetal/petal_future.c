@@ -1,6 +1,9 @@
 /*
  * The C convenience future: the cell protocol with a void * payload and function-pointer
  * callbacks, for C programs that embed the core without Swift.
+ *
+ * Callbacks run through the trampoline, like Swift's inline callbacks: a chain of futures that
+ * fulfil each other from their callbacks runs in constant stack depth.
  */
 #include "petal.h"
 
@@ -34,26 +37,79 @@ static void petal_deliver(petal_future *future, petal_word taken) {
     while ((more = petal_cell_take_more(&future->cell)) != NULL) petal_run_list(future, more);
 }
 
+/* Inline work for the trampoline: a delivery (callback == NULL), or one callback for a future
+   that is already resolved. */
+typedef struct petal_inline_work {
+    petal_future *future;
+    petal_word taken;
+    petal_callback_fn callback;
+    void *context;
+    petal_waiter *owned_waiter; /* freed once the callback has run */
+} petal_inline_work;
+
+static void petal_inline_work_run(const petal_inline_work *work) {
+    if (work->callback == NULL) {
+        petal_deliver(work->future, work->taken);
+    } else {
+        work->callback(work->future, work->context);
+        free(work->owned_waiter);
+    }
+}
+
+static void petal_inline_work_run_deferred(void *context) {
+    petal_inline_work *work = context;
+    petal_inline_work_run(work);
+    free(work);
+}
+
+/* Runs `work` now, or defers it to the outermost callback frame when this thread is already
+   nested deeply. Without memory to defer, it runs now: a deeper stack beats a lost callback. */
+static void petal_run_inline(petal_inline_work work) {
+    if (petal_trampoline_enter()) {
+        petal_inline_work_run(&work);
+        petal_trampoline_leave();
+        return;
+    }
+    petal_inline_work *later = malloc(sizeof *later);
+    if (later != NULL) {
+        *later = work;
+        if (petal_trampoline_defer(petal_inline_work_run_deferred, later) == 0) return;
+        free(later);
+    }
+    petal_inline_work_run(&work);
+}
+
 int petal_future_resolve(petal_future *future, petal_status status, void *payload) {
     if (status < PETAL_STATUS_FULFILLED || status > PETAL_STATUS_CANCELLED) return PETAL_ERR_INVALID;
     /* (PETAL_STATUS_CANCELLED <= PETAL_KIND_MAX: the status is the cell's outcome kind.) */
     if (!petal_cell_claim(&future->cell)) return PETAL_ERR_RESOLVED;
     future->payload = payload; /* ours alone until publish releases it */
     petal_word taken = petal_cell_publish(&future->cell, (unsigned)status);
-    if (petal_word_has_waiters(taken)) petal_deliver(future, taken);
+    if (petal_word_has_waiters(taken)) {
+        petal_run_inline((petal_inline_work){.future = future, .taken = taken});
+    }
     return PETAL_OK;
 }
 
-void petal_future_subscribe_node(petal_future *future, petal_waiter *waiter,
-                                 petal_callback_fn callback, void *context) {
+static void petal_subscribe_waiter(petal_future *future, petal_waiter *waiter,
+                                   petal_callback_fn callback, void *context) {
     waiter->callback = callback;
     waiter->context = context;
     petal_word seen;
     if (petal_cell_subscribe(&future->cell, &waiter->node, &seen) == PETAL_ALREADY_RESOLVED) {
-        int owned = waiter->owned;
-        callback(future, context);
-        if (owned) free(waiter);
+        petal_run_inline((petal_inline_work){
+            .future = future,
+            .callback = callback,
+            .context = context,
+            .owned_waiter = waiter->owned ? waiter : NULL,
+        });
     }
+}
+
+void petal_future_subscribe_node(petal_future *future, petal_waiter *waiter,
+                                 petal_callback_fn callback, void *context) {
+    waiter->owned = 0; /* the caller's memory: never freed here */
+    petal_subscribe_waiter(future, waiter, callback, context);
 }
 
 int petal_future_subscribe(petal_future *future, petal_callback_fn callback, void *context) {
@@ -65,13 +121,13 @@ int petal_future_subscribe(petal_future *future, petal_callback_fn callback, voi
         /* Published before the commit: the slot was skipped; subscribe like everyone else. */
     }
     if (petal_word_is_resolved(seen)) {
-        callback(future, context);
+        petal_run_inline((petal_inline_work){.future = future, .callback = callback, .context = context});
         return PETAL_OK;
     }
     petal_waiter *waiter = malloc(sizeof *waiter);
     if (waiter == NULL) return PETAL_ERR_NOMEM;
     waiter->owned = 1;
-    petal_future_subscribe_node(future, waiter, callback, context);
+    petal_subscribe_waiter(future, waiter, callback, context);
     return PETAL_OK;
 }
 
@@ -119,25 +175,28 @@ static void petal_blocking_wake(petal_future *future, void *context) {
 int petal_future_wait(petal_future *future, const struct timespec *deadline) {
     petal_status status = petal_future_status(future);
     if (status != PETAL_STATUS_PENDING) return status;
+    if (deadline != NULL && (deadline->tv_nsec < 0 || deadline->tv_nsec >= 1000000000L)) {
+        return PETAL_ERR_INVALID;
+    }
     petal_blocking_waiter *blocking = malloc(sizeof *blocking);
     if (blocking == NULL) return PETAL_ERR_NOMEM;
     pthread_mutex_init(&blocking->mutex, NULL);
     pthread_cond_init(&blocking->condition, NULL);
     blocking->signalled = 0;
     blocking->owners = 2;
-    blocking->waiter.owned = 0;
     petal_future_subscribe_node(future, &blocking->waiter, petal_blocking_wake, blocking);
 
-    int timed_out = 0;
+    int failure = 0;
     pthread_mutex_lock(&blocking->mutex);
-    while (!blocking->signalled && !timed_out) {
-        if (deadline == NULL) {
-            pthread_cond_wait(&blocking->condition, &blocking->mutex);
-        } else if (pthread_cond_timedwait(&blocking->condition, &blocking->mutex, deadline) == ETIMEDOUT) {
-            timed_out = !blocking->signalled;
-        }
+    while (!blocking->signalled && failure == 0) {
+        int rc = deadline == NULL ? pthread_cond_wait(&blocking->condition, &blocking->mutex)
+                                  : pthread_cond_timedwait(&blocking->condition, &blocking->mutex, deadline);
+        /* Spurious wake-ups loop; a timeout or any error ends the wait unless already woken. */
+        if (rc == ETIMEDOUT) failure = PETAL_ERR_TIMEDOUT;
+        else if (rc != 0) failure = PETAL_ERR_INVALID;
     }
+    if (blocking->signalled) failure = 0;
     pthread_mutex_unlock(&blocking->mutex);
     petal_blocking_release(blocking);
-    return timed_out ? PETAL_ERR_TIMEDOUT : (int)petal_future_status(future);
+    return failure != 0 ? failure : (int)petal_future_status(future);
 }

@@ -90,14 +90,30 @@ final class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
         }
     }
 
-    /// The cell's address: stable for the storage's lifetime.
+    // Each header field is reached through its own pointer, never as `header.pointee.field`: a
+    // Swift access to `pointee` covers the whole header, cell word included, so ThreadSanitizer
+    // would rightly see it overlap the C atomics of other threads.
+
+    /// The address of a header field: stable for the storage's lifetime.
     @inlinable
-    var cell: UnsafeMutablePointer<petal_cell> {
+    func field<Field>(_ path: KeyPath<FutureHeader<Value>, Field>, as _: Field.Type) -> UnsafeMutablePointer<Field> {
         withUnsafeMutablePointerToHeader { header in
-            (UnsafeMutableRawPointer(header) + MemoryLayout<FutureHeader<Value>>.offset(of: \.cell)!)
-                .assumingMemoryBound(to: petal_cell.self)
+            (UnsafeMutableRawPointer(header) + MemoryLayout<FutureHeader<Value>>.offset(of: path)!)
+                .assumingMemoryBound(to: Field.self)
         }
     }
+
+    /// The C cell.
+    @inlinable
+    var cell: UnsafeMutablePointer<petal_cell> { field(\.cell, as: petal_cell.self) }
+
+    /// The rejection error or the cancellation's indirect error.
+    @inlinable
+    var error: UnsafeMutablePointer<(any Error)?> { field(\.error, as: (any Error)?.self) }
+
+    /// The inline slot for the first subscriber's callback.
+    @inlinable
+    var slot: UnsafeMutablePointer<Callback<Value>?> { field(\.slot, as: Callback<Value>?.self) }
 
     // MARK: Reading
 
@@ -108,9 +124,9 @@ final class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
         case .fulfilled:
             return .fulfilled(withUnsafeMutablePointerToElements { $0.pointee })
         case .rejected:
-            return .rejected(withUnsafeMutablePointerToHeader { $0.pointee.error.unsafelyUnwrapped })
+            return .rejected(error.pointee.unsafelyUnwrapped)
         case .cancelled:
-            return .cancelled(indirectError: withUnsafeMutablePointerToHeader { $0.pointee.error })
+            return .cancelled(indirectError: error.pointee)
         }
     }
 
@@ -135,11 +151,11 @@ final class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
     func subscribe(_ callback: Callback<Value>) {
         var seen: petal_word = 0
         if petal_cell_reserve_slot(cell, &seen) != 0 {
-            withUnsafeMutablePointerToHeader { $0.pointee.slot = callback }
+            slot.pointee = callback
             if petal_cell_commit_slot(cell, &seen) != 0 { return }
             // Published before the commit: the publisher skipped the slot, so the callback is
             // ours again and queues like any late subscriber.
-            subscribeWithNode(withUnsafeMutablePointerToHeader { $0.pointee.slot.take().unsafelyUnwrapped }, seen: seen)
+            subscribeWithNode(slot.pointee.take().unsafelyUnwrapped, seen: seen)
             return
         }
         subscribeWithNode(callback, seen: seen)
@@ -194,7 +210,7 @@ final class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
     @inlinable
     func fail(_ kind: OutcomeKind, error: (any Error)?) -> Bool {
         guard petal_cell_claim(cell) != 0 else { return false }
-        withUnsafeMutablePointerToHeader { $0.pointee.error = error }
+        self.error.pointee = error
         publish(kind)
         return true
     }
@@ -235,7 +251,7 @@ final class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
     @inlinable
     func runWaiters(_ taken: petal_word, kind: OutcomeKind) {
         if petal_word_slot_ready(taken) != 0 {
-            let first = withUnsafeMutablePointerToHeader { $0.pointee.slot.take().unsafelyUnwrapped }
+            let first = slot.pointee.take().unsafelyUnwrapped
             first.invoke(with: outcome(kind: kind))
         }
         if let first = petal_list_in_order(taken) { run(first, kind: kind) }

@@ -1,5 +1,3 @@
-import Synchronization
-
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -53,13 +51,13 @@ public enum PetalDiagnostics {
         line.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
     }
 
-    /// The closure sits in a concrete struct: stored directly as the Mutex's generic value, each
+    /// The closure sits in a concrete struct: stored directly as the lock's generic value, each
     /// get and set would wrap it in one more reabstraction thunk, nesting without bound.
     private struct Handler: Sendable {
         var body: @Sendable (RepeatedResolution) -> Void
     }
 
-    private static let handler = Mutex(Handler(body: printToStandardError))
+    private static let handler = PosixLock(Handler(body: printToStandardError))
 
     static func report(_ report: RepeatedResolution) {
         repeatedResolutionHandler(report)

@@ -11,25 +11,29 @@ final class WaiterNode<Value>: ManagedBuffer<WaiterNodeHeader<Value>, Void>, Out
             create(minimumCapacity: 0) { _ in WaiterNodeHeader(callback: callback) },
             to: WaiterNode<Value>.self
         )
-        node.withUnsafeMutablePointerToHeader { $0.pointee.link.receiver = node }
+        node.field(\.link, as: WaiterLink.self).pointee.receiver = node
         return node
+    }
+
+    /// The address of a header field, reached on its own (see `FutureStorage.field`).
+    @inlinable
+    func field<Field>(_ path: KeyPath<WaiterNodeHeader<Value>, Field>, as _: Field.Type) -> UnsafeMutablePointer<Field> {
+        withUnsafeMutablePointerToHeader { header in
+            (UnsafeMutableRawPointer(header) + MemoryLayout<WaiterNodeHeader<Value>>.offset(of: path)!)
+                .assumingMemoryBound(to: Field.self)
+        }
     }
 
     /// The address the C list links; stable for the node's lifetime.
     @inlinable
     var nodePointer: UnsafeMutablePointer<petal_node> {
-        withUnsafeMutablePointerToHeader { header in
-            let offset =
-                MemoryLayout<WaiterNodeHeader<Value>>.offset(of: \.link)!
-                + MemoryLayout<WaiterLink>.offset(of: \.node)!
-            return (UnsafeMutableRawPointer(header) + offset).assumingMemoryBound(to: petal_node.self)
-        }
+        field(\.link.node, as: petal_node.self)
     }
 
     /// Removes the callback (it runs once) so what it captured is freed as soon as it has run.
     @inlinable
     func takeCallback() -> Callback<Value> {
-        withUnsafeMutablePointerToHeader { $0.pointee.callback.take()! }
+        field(\.callback, as: Callback<Value>?.self).pointee.take().unsafelyUnwrapped
     }
 
     @inlinable

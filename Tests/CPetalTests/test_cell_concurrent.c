@@ -20,7 +20,7 @@ enum {
     NODES = 8,              /* per subscriber */
     RESOLVERS = 2,          /* resolver r publishes kind r */
     THREADS = SUBSCRIBERS + RESOLVERS,
-    DEFAULT_ROUNDS = 2000
+    DEFAULT_ROUNDS = 5000   /* cheap: the threads persist, so a round costs microseconds */
 };
 
 typedef struct waiter {
@@ -41,7 +41,6 @@ typedef struct round_state {
     petal_cell cell;
     waiter *slot;          /* the inline slot's contents, published by commit_slot */
     unsigned slot_user;    /* which subscriber tries the slot this round */
-    volatile AO_t arrived; /* start barrier */
     volatile AO_t winners;
     volatile AO_t winner_kind;
     volatile AO_t slot_committed;
@@ -49,23 +48,34 @@ typedef struct round_state {
     record records[SUBSCRIBERS];
 } round_state;
 
+/* The threads live for the whole test and meet once per round: creating six threads per round
+   would cost more than the races themselves, and cold threads rarely overlap. */
+typedef struct harness {
+    round_state round;
+    unsigned rounds;
+    volatile AO_t generation; /* the round the main thread has prepared (1-based) */
+    volatile AO_t arrived;    /* THREADS per round: the start barrier */
+    volatile AO_t finished;   /* THREADS per round: the main thread may check */
+    volatile AO_t stop;       /* set with the next generation after an inconsistent round */
+} harness;
+
 typedef struct thread_arg {
-    round_state *round;
+    harness *harness;
     unsigned id;
+    void (*play)(round_state *round, unsigned id);
 } thread_arg;
+
+/* Spins until *counter reaches target. Yielding keeps the spin cheap when there are more
+   threads than cores; it is not a synchronisation on time. */
+static void spin_until(volatile AO_t *counter, AO_t target) {
+    while (AO_load_acquire(counter) < target) sched_yield();
+}
 
 static void run_waiter(round_state *round, waiter *w) {
     AO_fetch_and_add1(&w->runs);
     record *r = &round->records[w->subscriber];
     if (r->count < NODES) r->order[r->count] = w->index;
     r->count++;
-}
-
-static void start_together(round_state *round) {
-    AO_fetch_and_add1_full(&round->arrived);
-    /* Yielding keeps the spin cheap when there are more threads than cores; it is not a
-       synchronisation on time. */
-    while (AO_load_acquire(&round->arrived) < THREADS) sched_yield();
 }
 
 static void run_list(round_state *round, petal_node *node) {
@@ -76,22 +86,17 @@ static void run_list(round_state *round, petal_node *node) {
     }
 }
 
-static void *resolver(void *raw) {
-    thread_arg *arg = raw;
-    round_state *round = arg->round;
-    unsigned kind = arg->id;
-    start_together(round);
-    if (!petal_cell_claim(&round->cell)) return NULL;
+static void resolve(round_state *round, unsigned kind) {
+    if (!petal_cell_claim(&round->cell)) return;
     AO_fetch_and_add1(&round->winners);
     AO_store(&round->winner_kind, kind);
     petal_word taken = petal_cell_publish(&round->cell, kind);
-    if (!petal_word_has_waiters(taken)) return NULL;
+    if (!petal_word_has_waiters(taken)) return;
     /* The slot is the oldest waiter, so it runs before the taken list. */
     if (petal_word_slot_ready(taken)) run_waiter(round, round->slot);
     run_list(round, petal_list_in_order(taken));
     petal_node *more;
     while ((more = petal_cell_take_more(&round->cell)) != NULL) run_list(round, more);
-    return NULL;
 }
 
 static void subscribe_or_run(round_state *round, unsigned id, waiter *w) {
@@ -103,11 +108,7 @@ static void subscribe_or_run(round_state *round, unsigned id, waiter *w) {
     run_waiter(round, w);
 }
 
-static void *subscriber(void *raw) {
-    thread_arg *arg = raw;
-    round_state *round = arg->round;
-    unsigned id = arg->id;
-    start_together(round);
+static void subscribe_all(round_state *round, unsigned id) {
     unsigned first = 0;
     if (id == round->slot_user) {
         petal_word observed;
@@ -121,6 +122,20 @@ static void *subscriber(void *raw) {
         }
     }
     for (unsigned i = first; i < NODES; i++) subscribe_or_run(round, id, &round->waiters[id][i]);
+}
+
+static void *player(void *raw) {
+    thread_arg *arg = raw;
+    harness *h = arg->harness;
+    for (AO_t number = 1; number <= h->rounds; number++) {
+        spin_until(&h->generation, number);
+        if (AO_load_acquire(&h->stop)) break;
+        AO_fetch_and_add1_full(&h->arrived);
+        spin_until(&h->arrived, number * THREADS);
+        arg->play(&h->round, arg->id);
+        /* RELEASE: this round's writes happen before the main thread's checks. */
+        AO_fetch_and_add1_release(&h->finished);
+    }
     return NULL;
 }
 
@@ -136,7 +151,7 @@ static void prepare(round_state *round, unsigned number) {
     }
 }
 
-/* Returns whether the round was consistent, so the stress loop can stop at the first bad one. */
+/* Returns whether the round was consistent. */
 static int check_round(round_state *round) {
     unsigned long before = petal_test_failure_count();
     CHECK(AO_load(&round->winners) == 1);
@@ -158,36 +173,46 @@ static int check_round(round_state *round) {
 }
 
 static void test_races(void) {
-    unsigned rounds = petal_test_rounds(DEFAULT_ROUNDS);
     /* The nodes inside need 16-byte alignment; ask for it rather than rely on malloc's. */
-    round_state *round = aligned_alloc(_Alignof(round_state), sizeof(round_state));
-    CHECK(round != NULL);
-    if (round == NULL) return;
-    unsigned slot_commits = 0, self_runs = 0;
-    for (unsigned number = 0; number < rounds; number++) {
-        prepare(round, number);
-        pthread_t threads[THREADS];
-        thread_arg args[THREADS];
-        for (unsigned t = 0; t < THREADS; t++) {
-            args[t].round = round;
-            args[t].id = t < SUBSCRIBERS ? t : t - SUBSCRIBERS;
-            int created = pthread_create(&threads[t], NULL, t < SUBSCRIBERS ? subscriber : resolver,
-                                         &args[t]);
-            CHECK(created == 0);
-            if (created != 0) abort(); /* the barrier would wait for it forever */
-        }
-        for (unsigned t = 0; t < THREADS; t++) CHECK(pthread_join(threads[t], NULL) == 0);
-        if (!check_round(round)) {
-            fprintf(stderr, "round %u of %u was inconsistent\n", number, rounds);
+    harness *h = aligned_alloc(_Alignof(harness), sizeof(harness));
+    CHECK(h != NULL);
+    if (h == NULL) return;
+    memset(h, 0, sizeof *h);
+    h->rounds = petal_test_rounds(DEFAULT_ROUNDS);
+
+    pthread_t threads[THREADS];
+    thread_arg args[THREADS];
+    for (unsigned t = 0; t < THREADS; t++) {
+        int subscribing = t < SUBSCRIBERS;
+        /* Resolver r publishes kind r, so the final word names the winner. */
+        args[t] = (thread_arg){h, subscribing ? t : t - SUBSCRIBERS, subscribing ? subscribe_all : resolve};
+        int created = pthread_create(&threads[t], NULL, player, &args[t]);
+        CHECK(created == 0);
+        if (created != 0) abort(); /* the barrier would wait for it forever */
+    }
+
+    unsigned slot_commits = 0, self_runs = 0, played = 0;
+    for (AO_t number = 1; number <= h->rounds; number++) {
+        /* Every player is parked in spin_until(generation): the round state is ours. */
+        prepare(&h->round, (unsigned)number);
+        AO_store_release(&h->generation, number);
+        spin_until(&h->finished, number * THREADS);
+        played++;
+        if (!check_round(&h->round)) {
+            fprintf(stderr, "round %u of %u was inconsistent\n", (unsigned)number, h->rounds);
+            /* Release the parked players into an exit rather than another round. */
+            AO_store(&h->stop, 1);
+            AO_store_release(&h->generation, number + 1);
             break;
         }
-        slot_commits += (unsigned)AO_load(&round->slot_committed);
-        for (unsigned s = 0; s < SUBSCRIBERS; s++) self_runs += (unsigned)round->records[s].saw_resolved;
+        slot_commits += (unsigned)AO_load(&h->round.slot_committed);
+        for (unsigned s = 0; s < SUBSCRIBERS; s++) self_runs += (unsigned)h->round.records[s].saw_resolved;
     }
-    free(round);
+    for (unsigned t = 0; t < THREADS; t++) CHECK(pthread_join(threads[t], NULL) == 0);
     /* Not assertions (they depend on scheduling), but they show which paths the run covered. */
     fprintf(stderr, "%u rounds: inline slot committed in %u, subscribers ran their own waiters %u times\n",
-            rounds, slot_commits, self_runs);
+            played, slot_commits, self_runs);
+    free(h);
 }
 
 int main(void) {

@@ -472,6 +472,65 @@ static void test_many_threads_subscribe_while_resolving(void) {
     free(r);
 }
 
+static void count_callback(petal_future *future, void *context) {
+    (void)future;
+    *(int *)context += 1;
+}
+
+/* Regression: the future used to free a caller's waiter whose `owned` field held garbage. */
+static void test_subscribe_node_never_frees_caller_memory(void) {
+    petal_future future;
+    petal_future_init(&future);
+    petal_waiter waiter;
+    memset(&waiter, 0xff, sizeof waiter);
+    int ran = 0;
+    petal_future_subscribe_node(&future, &waiter, count_callback, &ran);
+    CHECK(petal_future_fulfil(&future, NULL) == PETAL_OK);
+    CHECK(ran == 1);
+    petal_waiter late;
+    memset(&late, 0xff, sizeof late);
+    petal_future_subscribe_node(&future, &late, count_callback, &ran);
+    CHECK(ran == 2);
+}
+
+/* Regression: an invalid deadline used to spin forever instead of failing. */
+static void test_wait_with_invalid_deadline(void) {
+    petal_future future;
+    petal_future_init(&future);
+    struct timespec invalid = {.tv_sec = 0, .tv_nsec = 2000000000L};
+    CHECK(petal_future_wait(&future, &invalid) == PETAL_ERR_INVALID);
+    CHECK(petal_future_fulfil(&future, NULL) == PETAL_OK);
+    CHECK(petal_future_wait(&future, &invalid) == PETAL_STATUS_FULFILLED);
+}
+
+/* Regression: callbacks used to recurse without the trampoline, overflowing the stack. */
+#define PETAL_CHAIN_LENGTH 1000000
+static petal_future *chain_futures;
+static long chain_ran;
+
+static void chain_step(petal_future *future, void *context) {
+    (void)context;
+    chain_ran += 1;
+    long index = (long)(future - chain_futures);
+    if (index + 1 < PETAL_CHAIN_LENGTH) petal_future_fulfil(&chain_futures[index + 1], NULL);
+}
+
+static void test_million_future_chain_is_stack_safe(void) {
+    chain_futures = calloc(PETAL_CHAIN_LENGTH, sizeof *chain_futures);
+    CHECK(chain_futures != NULL);
+    if (chain_futures == NULL) return;
+    chain_ran = 0;
+    for (long i = 0; i < PETAL_CHAIN_LENGTH; i++) {
+        petal_future_init(&chain_futures[i]);
+        CHECK(petal_future_subscribe(&chain_futures[i], chain_step, NULL) == PETAL_OK);
+    }
+    CHECK(petal_future_fulfil(&chain_futures[0], NULL) == PETAL_OK);
+    CHECK(chain_ran == PETAL_CHAIN_LENGTH);
+    CHECK(petal_future_status(&chain_futures[PETAL_CHAIN_LENGTH - 1]) == PETAL_STATUS_FULFILLED);
+    CHECK(petal_trampoline_depth() == 0);
+    free(chain_futures);
+}
+
 int main(void) {
     RUN_TEST(test_resolve_once);
     RUN_TEST(test_invalid_status_is_refused);
@@ -484,5 +543,8 @@ int main(void) {
     RUN_TEST(test_wait_for_another_thread);
     RUN_TEST(test_wait_with_past_deadline);
     RUN_TEST(test_many_threads_subscribe_while_resolving);
+    RUN_TEST(test_subscribe_node_never_frees_caller_memory);
+    RUN_TEST(test_wait_with_invalid_deadline);
+    RUN_TEST(test_million_future_chain_is_stack_safe);
     return petal_test_finish("test_future");
 }

@@ -351,7 +351,9 @@ typedef enum petal_status {
 typedef struct petal_future petal_future;
 
 /* A callback: runs once, on the thread that resolves the future (or that subscribes to an
-   already resolved one), with the future and the context given at subscription. */
+   already resolved one), with the future and the context given at subscription. Callbacks run
+   through the trampoline: one that resolves another future nests only PETAL_TRAMPOLINE_DEPTH
+   deep; deeper work runs, in order, when the outermost callback returns. */
 typedef void (*petal_callback_fn)(petal_future *future, void *context);
 
 /* A caller-owned waiter for petal_future_subscribe_node (no allocation). It must stay valid
@@ -394,7 +396,8 @@ static inline int petal_future_cancel(petal_future *future, void *indirect_error
    allocate a waiter (PETAL_ERR_NOMEM if that fails; the callback is then not registered). */
 PETAL_API int petal_future_subscribe(petal_future *future, petal_callback_fn callback, void *context);
 
-/* Subscribes with caller-owned waiter memory: never allocates. */
+/* Subscribes with caller-owned waiter memory: never allocates, and never frees `waiter` (its
+   contents need no initialisation). */
 PETAL_API void petal_future_subscribe_node(petal_future *future, petal_waiter *waiter,
                                            petal_callback_fn callback, void *context);
 
@@ -405,7 +408,8 @@ PETAL_API petal_status petal_future_status(const petal_future *future);
 PETAL_API void *petal_future_payload(const petal_future *future);
 
 /* Blocks until the future resolves, or until `deadline` (CLOCK_REALTIME; NULL waits forever).
-   Returns the status, or PETAL_ERR_TIMEDOUT / PETAL_ERR_NOMEM. Never call it from a callback of
+   Returns the status, or PETAL_ERR_TIMEDOUT / PETAL_ERR_NOMEM / PETAL_ERR_INVALID (a deadline
+   with tv_nsec outside [0, 1e9)). Never call it from a callback of
    the same future's resolver thread: that thread is the one that would wake it. */
 PETAL_API int petal_future_wait(petal_future *future, const struct timespec *deadline);
 

@@ -46,12 +46,16 @@ final class Counter: Sendable {
 }
 
 /// Records events in the order they happen, from any thread.
-final class Recorder<Event: Sendable>: Sendable {
-    private let storage = Mutex<[Event]>([])
+///
+/// NSLock rather than Synchronization.Mutex: ThreadSanitizer cannot see the latter's ordering.
+final class Recorder<Event: Sendable>: @unchecked Sendable {
+    // @unchecked: `storage` is only touched with `lock` held.
+    private let lock = NSLock()
+    private var storage: [Event] = []
 
-    func record(_ event: Event) { storage.withLock { $0.append(event) } }
+    func record(_ event: Event) { lock.withLock { storage.append(event) } }
 
-    var events: [Event] { storage.withLock { $0 } }
+    var events: [Event] { lock.withLock { storage } }
 }
 
 /// A plain error to reject and cancel with.
