@@ -17,7 +17,8 @@ final class WaiterNode<Value>: ManagedBuffer<WaiterNodeHeader<Value>, Void>, Out
 
     /// The address of a header field, reached on its own (see `FutureStorage.field`).
     @inlinable
-    func field<Field>(_ path: KeyPath<WaiterNodeHeader<Value>, Field>, as _: Field.Type) -> UnsafeMutablePointer<Field> {
+    func field<Field>(_ path: KeyPath<WaiterNodeHeader<Value>, Field>, as _: Field.Type) -> UnsafeMutablePointer<Field>
+    {
         withUnsafeMutablePointerToHeader { header in
             (UnsafeMutableRawPointer(header) + MemoryLayout<WaiterNodeHeader<Value>>.offset(of: path)!)
                 .assumingMemoryBound(to: Field.self)
