@@ -15,6 +15,7 @@ enum OutcomeKind: UInt32 {
 }
 
 /// The non-value state of a future, in the `ManagedBuffer` header (the value is the tail).
+/// The field order is relied upon (see `FutureStorage.checkLayout`).
 @usableFromInline
 struct FutureHeader<Value> {
     /// The C cell: phase, inline-slot bits, and the waiter list or the outcome kind.
@@ -55,7 +56,8 @@ final class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
     /// A pending storage with no waiters.
     @inlinable
     static func makePending() -> FutureStorage<Value> {
-        unsafeDowncast(
+        checkLayout()
+        return unsafeDowncast(
             create(minimumCapacity: 1) { _ in FutureHeader(word: PETAL_PHASE_PENDING, error: nil) },
             to: FutureStorage<Value>.self
         )
@@ -64,6 +66,7 @@ final class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
     /// A storage that is resolved from the start: no atomics, as nothing can observe it yet.
     @inlinable
     static func makeResolved(_ outcome: Outcome<Value>) -> FutureStorage<Value> {
+        checkLayout()
         let kind: OutcomeKind
         let error: (any Error)?
         switch outcome {
@@ -92,28 +95,52 @@ final class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
 
     // Each header field is reached through its own pointer, never as `header.pointee.field`: a
     // Swift access to `pointee` covers the whole header, cell word included, so ThreadSanitizer
-    // would rightly see it overlap the C atomics of other threads.
+    // would rightly see it overlap the C atomics of other threads. The offsets are computed from
+    // the layout rule (fields in declaration order, each aligned) rather than with
+    // `MemoryLayout.offset(of:)`, whose generic key path is a heap allocation wherever the code
+    // runs unspecialised (every deinit); `checkLayout()` holds the two to agreement in debug builds.
 
-    /// The address of a header field: stable for the storage's lifetime.
+    /// The header's address.
     @inlinable
-    func field<Field>(_ path: KeyPath<FutureHeader<Value>, Field>, as _: Field.Type) -> UnsafeMutablePointer<Field> {
-        withUnsafeMutablePointerToHeader { header in
-            (UnsafeMutableRawPointer(header) + MemoryLayout<FutureHeader<Value>>.offset(of: path)!)
-                .assumingMemoryBound(to: Field.self)
-        }
+    var headerAddress: UnsafeMutableRawPointer {
+        withUnsafeMutablePointerToHeader { UnsafeMutableRawPointer($0) }
     }
 
-    /// The C cell.
     @inlinable
-    var cell: UnsafeMutablePointer<petal_cell> { field(\.cell, as: petal_cell.self) }
+    static var errorOffset: Int {
+        MemoryLayout<petal_cell>.size.roundedUp(to: MemoryLayout<(any Error)?>.alignment)
+    }
+
+    @inlinable
+    static var slotOffset: Int {
+        (errorOffset + MemoryLayout<(any Error)?>.size).roundedUp(to: MemoryLayout<Callback<Value>?>.alignment)
+    }
+
+    /// The C cell, first in the header.
+    @inlinable
+    var cell: UnsafeMutablePointer<petal_cell> {
+        headerAddress.assumingMemoryBound(to: petal_cell.self)
+    }
 
     /// The rejection error or the cancellation's indirect error.
     @inlinable
-    var error: UnsafeMutablePointer<(any Error)?> { field(\.error, as: (any Error)?.self) }
+    var error: UnsafeMutablePointer<(any Error)?> {
+        (headerAddress + Self.errorOffset).assumingMemoryBound(to: (any Error)?.self)
+    }
 
     /// The inline slot for the first subscriber's callback.
     @inlinable
-    var slot: UnsafeMutablePointer<Callback<Value>?> { field(\.slot, as: Callback<Value>?.self) }
+    var slot: UnsafeMutablePointer<Callback<Value>?> {
+        (headerAddress + Self.slotOffset).assumingMemoryBound(to: Callback<Value>?.self)
+    }
+
+    /// Debug builds: the computed offsets are the compiler's.
+    @inlinable
+    static func checkLayout() {
+        assert(MemoryLayout<FutureHeader<Value>>.offset(of: \.cell) == 0)
+        assert(MemoryLayout<FutureHeader<Value>>.offset(of: \.error) == errorOffset)
+        assert(MemoryLayout<FutureHeader<Value>>.offset(of: \.slot) == slotOffset)
+    }
 
     // MARK: Reading
 
@@ -264,16 +291,24 @@ final class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
     @inlinable
     func run(_ list: UnsafeMutablePointer<petal_node>, kind: OutcomeKind) {
         let source = Unmanaged.passUnretained(self).toOpaque()
-        let linkOffset = MemoryLayout<WaiterLink>.offset(of: \.node)!
         var next: UnsafeMutablePointer<petal_node>? = list
         while let node = next {
             // Read the successor first: running the receiver releases it, and may free the node.
             next = node.pointee.next
-            let link = (UnsafeMutableRawPointer(node) - linkOffset).assumingMemoryBound(to: WaiterLink.self)
+            // The node is the link's first field (see WaiterLink).
+            let link = UnsafeMutableRawPointer(node).assumingMemoryBound(to: WaiterLink.self)
             let receiver = link.pointee.receiver.unsafelyUnwrapped
             receiver.receiveOutcome(of: source, kind: kind)
             // Balances the retain taken when the node was pushed.
             Unmanaged<AnyObject>.passUnretained(receiver).release()
         }
+    }
+}
+
+extension Int {
+    /// The smallest multiple of `alignment` (a power of two) not below `self`.
+    @inlinable
+    func roundedUp(to alignment: Int) -> Int {
+        (self + alignment - 1) & ~(alignment - 1)
     }
 }

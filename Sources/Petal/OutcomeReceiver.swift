@@ -14,7 +14,8 @@ protocol OutcomeReceiver: AnyObject {
 }
 
 /// The first field of every receiver's header: the intrusive node the C list links, and the
-/// receiver it belongs to. The node comes first so a `petal_node *` is also a `WaiterLink *`.
+/// receiver it belongs to. The node comes first (offset 0, asserted in debug builds) so a
+/// `petal_node *` is also a `WaiterLink *`.
 @usableFromInline
 struct WaiterLink {
     @usableFromInline

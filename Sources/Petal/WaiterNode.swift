@@ -11,30 +11,45 @@ final class WaiterNode<Value>: ManagedBuffer<WaiterNodeHeader<Value>, Void>, Out
             create(minimumCapacity: 0) { _ in WaiterNodeHeader(callback: callback) },
             to: WaiterNode<Value>.self
         )
-        node.field(\.link, as: WaiterLink.self).pointee.receiver = node
+        assert(MemoryLayout<WaiterNodeHeader<Value>>.offset(of: \.link) == 0)
+        assert(MemoryLayout<WaiterNodeHeader<Value>>.offset(of: \.callback) == callbackOffset)
+        assert(MemoryLayout<WaiterLink>.offset(of: \.node) == 0)
+        node.link.pointee.receiver = node
         return node
     }
 
-    /// The address of a header field, reached on its own (see `FutureStorage.field`).
+    // Fields are reached through their own pointers at offsets computed from the layout rule,
+    // for the reasons given in FutureStorage; the link (node first) opens the header.
+
     @inlinable
-    func field<Field>(_ path: KeyPath<WaiterNodeHeader<Value>, Field>, as _: Field.Type) -> UnsafeMutablePointer<Field>
-    {
-        withUnsafeMutablePointerToHeader { header in
-            (UnsafeMutableRawPointer(header) + MemoryLayout<WaiterNodeHeader<Value>>.offset(of: path)!)
-                .assumingMemoryBound(to: Field.self)
-        }
+    static var callbackOffset: Int {
+        MemoryLayout<WaiterLink>.size.roundedUp(to: MemoryLayout<Callback<Value>?>.alignment)
     }
 
-    /// The address the C list links; stable for the node's lifetime.
+    /// The link, first in the header.
+    @inlinable
+    var link: UnsafeMutablePointer<WaiterLink> {
+        withUnsafeMutablePointerToHeader { UnsafeMutableRawPointer($0).assumingMemoryBound(to: WaiterLink.self) }
+    }
+
+    /// The address the C list links (the link's first field); stable for the node's lifetime.
     @inlinable
     var nodePointer: UnsafeMutablePointer<petal_node> {
-        field(\.link.node, as: petal_node.self)
+        UnsafeMutableRawPointer(link).assumingMemoryBound(to: petal_node.self)
+    }
+
+    /// The callback, until it is taken.
+    @inlinable
+    var callback: UnsafeMutablePointer<Callback<Value>?> {
+        withUnsafeMutablePointerToHeader {
+            (UnsafeMutableRawPointer($0) + Self.callbackOffset).assumingMemoryBound(to: Callback<Value>?.self)
+        }
     }
 
     /// Removes the callback (it runs once) so what it captured is freed as soon as it has run.
     @inlinable
     func takeCallback() -> Callback<Value> {
-        field(\.callback, as: Callback<Value>?.self).pointee.take().unsafelyUnwrapped
+        callback.pointee.take().unsafelyUnwrapped
     }
 
     @inlinable
