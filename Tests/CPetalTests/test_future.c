@@ -531,6 +531,25 @@ static void test_million_future_chain_is_stack_safe(void) {
     free(chain_futures);
 }
 
+/* Regression (found by the spin model): a caller-memory node subscribed first used to be
+   overtaken by a later subscriber that took the still-free inline slot. */
+static int order_log[4];
+static int order_count;
+static void log_first(petal_future *future, void *context) { (void)future; (void)context; order_log[order_count++] = 1; }
+static void log_second(petal_future *future, void *context) { (void)future; (void)context; order_log[order_count++] = 2; }
+
+static void test_node_subscriber_is_not_overtaken_by_the_slot(void) {
+    petal_future future;
+    petal_future_init(&future);
+    petal_waiter waiter;
+    order_count = 0;
+    petal_future_subscribe_node(&future, &waiter, log_first, NULL);
+    CHECK(petal_future_subscribe(&future, log_second, NULL) == PETAL_OK);
+    CHECK(petal_future_fulfil(&future, NULL) == PETAL_OK);
+    CHECK(order_count == 2);
+    CHECK(order_log[0] == 1 && order_log[1] == 2);
+}
+
 int main(void) {
     RUN_TEST(test_resolve_once);
     RUN_TEST(test_invalid_status_is_refused);
@@ -546,5 +565,6 @@ int main(void) {
     RUN_TEST(test_subscribe_node_never_frees_caller_memory);
     RUN_TEST(test_wait_with_invalid_deadline);
     RUN_TEST(test_million_future_chain_is_stack_safe);
+    RUN_TEST(test_node_subscriber_is_not_overtaken_by_the_slot);
     return petal_test_finish("test_future");
 }

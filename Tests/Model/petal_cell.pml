@@ -1,39 +1,55 @@
 /*
- * petal_cell.pml - a Promela model of the cell protocol in Sources/CPetal/include/petal.h
+ * petal_cell.pml - a Promela model of the lock-free cell in Sources/CPetal/include/petal.h
  * (petal_cell_*), driven the way Sources/CPetal/petal_future.c drives it.
  *
- * The word is modelled bit for bit: word = (newest node << 4) | tags, with the header's tag
+ * THE WORD is modelled bit for bit: word = (newest node << 4) | tags, with the header's tag
  * values, so every predicate below is the header's own expression. Nodes are small integers
- * (node c belongs to callback c; 0 is NULL) with a next[] array. Every CAS is one atomic
- * compare-and-set block; memory is sequentially consistent (the model checks the protocol's
- * logic, not its acquire/release annotations). The loops (load, test, CAS, retry) are those of
- * the header, step by step: subscribe/reserve/commit reload the word after a failed CAS,
- * claim/publish/take_more retry with the value the failed fetch-CAS returned.
+ * (node c belongs to callback c; 0 is NULL) linked by a next[] array. Every CAS is one atomic
+ * compare-and-set; memory is sequentially consistent (the model checks the protocol's logic, not
+ * its acquire/release annotations). The loops are those of the header: subscribe, reserve and
+ * commit reload the word after a failed CAS; claim, publish and take_more retry with the value
+ * their failed fetch-CAS returned.
  *
- * Processes: two racing resolvers (petal_future_resolve + petal_deliver) and three subscribers
- * (petal_future_subscribe: reserve the inline slot, fill it, commit, and on a failed reserve or
- * commit fall back to a node, or run the callback itself when the word seen is RESOLVED).
- * Subscriber S1 subscribes two callbacks in sequence (1 then 2), S2 one (3), S3 one (4).
+ * PROCESSES: two racing resolvers (petal_future_resolve: claim; the winner writes the payload,
+ * publishes, and if the taken word had waiters runs petal_deliver: the slot if ready, the list
+ * in order, then take_more until it makes the cell RESOLVED) and three subscribers calling
+ * petal_future_subscribe (reserve the inline slot, fill it, commit; on a refused reserve or
+ * commit, run the callback itself if the word seen is RESOLVED, else subscribe with a node,
+ * which may in turn report ALREADY_RESOLVED). S1 subscribes callbacks 1 then 2, S2 callback 3,
+ * S3 callback 4, through petal_future_subscribe_node (a node, never the slot; with
+ * -DALL_SLOT_SUBSCRIBERS through petal_future_subscribe like the others).
  *
- * Checked (spin -a; pan, full search with assertions and invalid end states):
- *   (1) exactly one resolver wins the claim                      [win, final check]
- *   (2) every callback runs exactly once                         [run: never twice; final: once]
- *   (3) no callback runs before the outcome is published         [run: HAS_OUTCOME, payload]
- *   (4) per-subscriber FIFO (callback 2 never before 1), and more generally real-time order:
- *       a callback whose subscription returned before another's began runs first  [run]
+ * CHECKED (assertions; pan also reports invalid end states):
+ *   (1) exactly one resolver wins the claim                     claim, final check
+ *   (2) every callback runs exactly once                        each run, final check
+ *   (3) no callback runs before the outcome is published        each run: HAS_OUTCOME, payload
+ *   (4) order: a callback whose subscribe call returned before another's call began runs
+ *       first; in particular S1's callback 2 never runs before its callback 1    each run
  *   (5) strict order: when the word turns RESOLVED, and when a subscriber that saw RESOLVED
- *       runs its own callback, every callback registered in the word has already run.
- *   final state: the word is RESOLVED with the winner's kind and an empty list.
+ *       runs its own callback, every callback registered in the word has already run
+ *   final: the word is RESOLVED, with the winner's kind and an empty list.
  *
- * Variants (spin -D...):
- *   BUGGY_PUBLISH  publish takes the list with one CAS, then stores the outcome separately:
- *                  a waiter pushed in between is lost (must report an error).
- *   BUGGY_COMMIT   commit_slot does not refuse a word with an outcome: the slot is committed
- *                  after the publisher skipped it (must report an error).
- *   MIXED_NODE     S3 uses petal_future_subscribe_node (node only, never the slot), as
- *                  petal_future_wait does. Shows a slot committed after a node still runs first.
- *   SWIFT_DELIVER  the deliverer loop of Sources/Petal/FutureStorage.swift runWaiters: take_more
- *                  is only called after a non-empty batch.
+ * VARIANTS (spin -D<NAME> -a petal_cell.pml):
+ *   BUGGY_PUBLISH  publish takes the list with one CAS and stores the outcome with a separate
+ *                  store: a waiter pushed (or a slot committed) in between is lost.
+ *   BUGGY_COMMIT   commit_slot does not refuse a word that carries an outcome: the slot is
+ *                  committed after the publisher skipped it, and never runs.
+ *   OLD_SLOT_RULE  the slot may be reserved while nodes are already in the list (petal.h before
+ *                  this model found the bug): S3's petal_future_subscribe_node pushes a node (as
+ *                  petal_future_wait does), and a later subscriber's slot still runs first.
+ *   ALL_SLOT_SUBSCRIBERS  S3 uses petal_future_subscribe like the others (not a bug variant).
+ *   SKIP_TAKE_MORE the deliverer calls take_more only after a non-empty list batch (the loop
+ *                  FutureStorage.swift runWaiters had until commit 56517fc): a slot-only batch
+ *                  leaves the cell DELIVERING, and later subscribers never run.
+ *
+ * GRANULARITY. Each load of the word and each CAS is its own atomic step. Purely local work
+ * (testing a loaded value, computing the new word, clearing dead registers) is folded into the
+ * step of the access next to it; so are writes nobody can read at that point: node->next with
+ * the CAS that makes the node reachable, the slot's contents with the commit's first load, the
+ * payload with publish's first load, a subscriber's own callback run with the step that saw
+ * RESOLVED, the reversal of a taken list (owned by the deliverer) with the step that took it,
+ * and all ghost bookkeeping. Dead registers are cleared so that stale values do not multiply
+ * the states. printf lines only narrate counterexamples (spin -t); pan ignores them.
  */
 
 /* ---- the word's tags: petal.h's values --------------------------------------------------- */
@@ -57,11 +73,14 @@
 /* ---- the header's predicates, same expressions ------------------------------------------- */
 #define has_outcome(w)  (((w) & HAS_OUTCOME) != 0)
 #define is_resolved(w)  (((w) & PHASE_MASK) == RESOLVED)
+#ifdef OLD_SLOT_RULE
 #define slot_free(w)    (!has_outcome(w) && (((w) & (SLOT_TAKEN | SLOT_READY)) == 0))
+#else
+#define slot_free(w)    (!has_outcome(w) && (((w) & ~PHASE_MASK) == 0))   /* and no node yet */
+#endif
 #define slot_ready(w)   (!has_outcome(w) && (((w) & SLOT_READY) != 0))
 #define word_list(w)    ((w) >> PTR_SHIFT)
 #define has_waiters(w)  (slot_ready(w) || (word_list(w) != NIL))
-#define word_kind(w)    (((w) >> KIND_SHIFT) & KIND_MASK)
 
 #ifdef BUGGY_COMMIT
 #define commit_refuses(w) false
@@ -76,7 +95,7 @@
 byte word = 0;                /* petal_cell.word: PENDING, no waiters */
 byte next[NCB + 1];           /* petal_node.next of nodes 1..NCB */
 byte slot_cb = 0;             /* petal_future.slot_callback (0: never filled) */
-byte payload = 0;             /* petal_future.payload: written by the claimer before publish */
+byte payload = 0;             /* petal_future.payload, written by the claimer before publish */
 
 /* ---- ghost state for the properties ------------------------------------------------------- */
 byte winners = 0;             /* resolvers whose claim returned 1 */
@@ -84,310 +103,350 @@ byte winner_kind = 0;         /* the kind the winner publishes */
 byte ran[NCB + 1];            /* how many times each callback ran */
 byte ran_mask = 0;            /* callbacks that ran */
 byte registered = 0;          /* callbacks whose push or slot commit succeeded */
-byte done_mask = 0;           /* callbacks whose subscribe call has returned */
+byte done_mask = 0;           /* callbacks whose subscribe call has made its last shared step */
 byte before[NCB + 1];         /* done_mask when callback c's subscribe call began */
 
-/* A callback body: it reads the outcome, so it must see it published (3); it runs at most
-   once (2); every callback subscribed (call returned) before its subscription began has run
-   (4). A subscriber running its own callback after seeing RESOLVED also checks (5). */
-inline run_callback(c, own) {
-    atomic {
-        assert(has_outcome(word));                       /* (3) */
-        assert(payload != 0 && payload == winner_kind);  /* (3) the outcome it reads */
-        assert(ran[c] == 0);                             /* (2) never twice */
-        assert((ran_mask & before[c]) == before[c]);     /* (4) real-time / FIFO order */
-        assert(!own || ((registered & ~ran_mask) == 0)); /* (5) */
-        ran[c]++;
-        ran_mask = ran_mask | cbit(c)
-    }
-}
+#define NOT_BEGUN 255
 
-/* Entering RESOLVED: every waiter that was ever registered has run (5). */
-#define resolved_check(nw) \
-    if :: is_resolved(nw) -> assert((registered & ~ran_mask) == 0) :: else -> skip fi
+/* Ghost: a subscribe call begins with its first load; before[c] records which subscribe calls
+   had returned by then (only the first load of the call sets it). */
+#define BEGIN_CALL(c) \
+    if :: before[c] == NOT_BEGUN -> before[c] = done_mask :: else -> skip fi
 
-/* ---- petal_cell_subscribe ----------------------------------------------------------------- */
-inline cell_subscribe(node, result, observed) {
-    old = word;                                          /* load-acquire */
+/* A callback body. It reads the outcome, so the outcome must be published (3); it runs at most
+   once (2); every callback whose subscribe call returned before this one's began has run (4).
+   A subscriber that saw RESOLVED and runs its own callback also checks (5). */
+#define RUN_CALLBACK(c, own) \
+    printf("run callback %d (own run: %d)\n", c, own); \
+    assert(has_outcome(word));                         /* (3) published */ \
+    assert(payload != 0 && payload == winner_kind);    /* (3) the outcome it reads */ \
+    assert(ran[c] == 0);                               /* (2) never twice */ \
+    assert((ran_mask & before[c]) == before[c]);       /* (4) order, FIFO */ \
+    assert(!(own) || ((registered & ~ran_mask) == 0)); /* (5) strict order */ \
+    ran[c]++; \
+    ran_mask = ran_mask | cbit(c)
+
+/* petal_future_subscribe after a refused reserve or commit: a RESOLVED word seen means the
+   caller runs its callback itself and returns. */
+#define OWN_IF_RESOLVED(c, w) \
+    if \
+    :: is_resolved(w) -> RUN_CALLBACK(c, 1); done_mask = done_mask | cbit(c) \
+    :: else -> skip \
+    fi
+
+/* Entering RESOLVED: every waiter ever registered has run (5). */
+#define RESOLVED_CHECK(w) \
+    if :: is_resolved(w) -> assert((registered & ~ran_mask) == 0) :: else -> skip fi
+
+/* ---- petal_cell_subscribe with node c ------------------------------------------------------
+   result: SUBSCRIBED, or ALREADY_RESOLVED after the caller (petal_future_subscribe_node) ran
+   its callback itself. */
+inline cell_subscribe(c, result) {
     do
-    :: is_resolved(old) ->
-        observed = old; result = ALREADY_RESOLVED; break
-    :: else ->
-        next[node] = word_list(old);
-        atomic {                                         /* CAS release */
+    :: atomic {
+            BEGIN_CALL(c);
+            old = word;                                  /* load-acquire (first, or reload) */
             if
+            :: is_resolved(old) ->
+                printf("S: callback %d sees RESOLVED (word %d), runs it\n", c, old);
+                result = ALREADY_RESOLVED; old = 0;
+                RUN_CALLBACK(c, 1);
+                done_mask = done_mask | cbit(c);         /* the call returns */
+                break
+            :: else -> skip
+            fi
+        }
+        atomic {
+            next[c] = word_list(old);                    /* node->next = list(old) */
+            if                                           /* CAS release */
             :: word == old ->
-                word = (node << PTR_SHIFT) | (old & TAG_MASK);
-                registered = registered | cbit(node);
-                ok = 1
-            :: else -> ok = 0
+                word = (c << PTR_SHIFT) | (old & TAG_MASK);
+                printf("S: push node %d: word %d -> %d\n", c, old, word);
+                registered = registered | cbit(c);
+                done_mask = done_mask | cbit(c);         /* the call returns */
+                result = SUBSCRIBED; old = 0;
+                break
+            :: else -> old = 0                           /* failed: reload */
             fi
         }
-        if
-        :: ok -> observed = old; result = SUBSCRIBED; break
-        :: else -> old = word                            /* reload with acquire */
-        fi
     od
 }
 
-/* ---- petal_cell_reserve_slot -------------------------------------------------------------- */
-inline reserve_slot(result, observed) {
-    old = word;
+/* ---- petal_cell_reserve_slot (first step of petal_future_subscribe for callback c) --------
+   result 1: reserved. result 0: refused, observed is the word seen; if it is RESOLVED the
+   caller has run its callback itself. */
+inline reserve_slot(c, result, observed) {
     do
-    :: !slot_free(old) ->
-        observed = old; result = 0; break
-    :: else ->
-        atomic {                                         /* CAS, no ordering */
+    :: atomic {
+            BEGIN_CALL(c);
+            old = word;                                  /* load (first, or reload) */
             if
-            :: word == old -> word = old | SLOT_TAKEN; ok = 1
-            :: else -> ok = 0
+            :: !slot_free(old) ->
+                observed = old; result = 0; old = 0;
+                OWN_IF_RESOLVED(c, observed);
+                break
+            :: else -> skip
             fi
         }
-        if
-        :: ok -> observed = old | SLOT_TAKEN; result = 1; break
-        :: else -> old = word
-        fi
+        atomic {
+            if                                           /* CAS, no ordering */
+            :: word == old ->
+                word = old | SLOT_TAKEN;
+                printf("S: callback %d reserves the slot: word %d -> %d\n", c, old, word);
+                result = 1; old = 0;
+                break
+            :: else -> old = 0                           /* failed: reload */
+            fi
+        }
     od
 }
 
-/* ---- petal_cell_commit_slot --------------------------------------------------------------- */
+/* ---- petal_cell_commit_slot (the slot is filled with callback c first) -------------------- */
 inline commit_slot(c, result, observed) {
-    old = word;
     do
-    :: commit_refuses(old) ->
-        observed = old; result = 0; break
-    :: else ->
-        atomic {                                         /* CAS release */
+    :: atomic {
+            slot_cb = c;                                 /* fill the slot (before the commit) */
+            old = word;                                  /* load (first, or reload) */
             if
+            :: commit_refuses(old) ->
+                printf("S: callback %d commit refused (word %d)\n", c, old);
+                observed = old; result = 0; old = 0;
+                OWN_IF_RESOLVED(c, observed);
+                break
+            :: else -> skip
+            fi
+        }
+        atomic {
+            if                                           /* CAS release */
             :: word == old ->
                 word = old | SLOT_READY;
+                printf("S: callback %d commits the slot: word %d -> %d\n", c, old, word);
                 registered = registered | cbit(c);
-                ok = 1
-            :: else -> ok = 0
+                done_mask = done_mask | cbit(c);         /* the call returns */
+                result = 1; old = 0;
+                break
+            :: else -> old = 0                           /* failed: reload */
             fi
         }
-        if
-        :: ok -> observed = old | SLOT_READY; result = 1; break
-        :: else -> old = word
-        fi
     od
 }
 
 /* ---- petal_cell_claim --------------------------------------------------------------------- */
-inline claim(result) {
+inline claim(result, kind) {
     old = word;                                          /* AO_load */
     do
-    :: (old & PHASE_MASK) != PENDING -> result = 0; break
-    :: else ->
-        atomic {                                         /* fetch-CAS */
-            seen = word;
+    :: atomic {
             if
-            :: seen == old -> word = old | CLAIMED
+            :: (old & PHASE_MASK) != PENDING -> result = 0; old = 0; break
             :: else -> skip
+            fi;
+            if                                           /* fetch-CAS */
+            :: word == old ->
+                word = old | CLAIMED;
+                printf("R%d: claims: word %d -> %d\n", kind, old, word);
+                winners++;
+                assert(winners == 1);                    /* (1) exactly one winner */
+                winner_kind = kind;
+                result = 1; old = 0;
+                break
+            :: else -> old = word                        /* the value the CAS saw */
             fi
         }
-        if
-        :: seen == old -> result = 1; break
-        :: else -> old = seen
-        fi
     od
 }
 
-/* ---- petal_cell_publish ------------------------------------------------------------------- */
+/* ---- petal_cell_publish (taken: the word it replaced) -------------------------------------- */
 #ifndef BUGGY_PUBLISH
 inline publish(kind, taken) {
-    old = word;                                          /* AO_load */
+    atomic { payload = kind; old = word }                /* the outcome; AO_load */
     do
     :: atomic {                                          /* fetch-CAS full */
-            nw = (kind << KIND_SHIFT) | (has_waiters(old) -> DELIVERING : RESOLVED);
-            seen = word;
             if
-            :: seen == old -> word = nw; resolved_check(nw)
-            :: else -> skip
+            :: word == old ->
+                word = (kind << KIND_SHIFT) | (has_waiters(old) -> DELIVERING : RESOLVED);
+                printf("R%d: publishes: word %d -> %d\n", kind, old, word);
+                RESOLVED_CHECK(word);
+                taken = old; old = 0;
+                break
+            :: else -> old = word
             fi
         }
-        if
-        :: seen == old -> taken = old; break
-        :: else -> old = seen
-        fi
     od
 }
 #else
-/* BUGGY: the list (and slot bits) are taken by one CAS, the outcome is a later plain store. */
+/* BUGGY: the waiters (list and slot bits) are taken by one CAS, which leaves the word CLAIMED;
+   the outcome is set by a later, separate store. */
 inline publish(kind, taken) {
-    old = word;
+    atomic { payload = kind; old = word }
     do
     :: atomic {
-            seen = word;
             if
-            :: seen == old -> word = CLAIMED             /* take list and slot, stay CLAIMED */
-            :: else -> skip
+            :: word == old ->
+                word = CLAIMED;
+                printf("R%d: takes the waiters: word %d -> %d\n", kind, old, word);
+                taken = old; old = 0;
+                break
+            :: else -> old = word
             fi
         }
-        if
-        :: seen == old -> taken = old; break
-        :: else -> old = seen
-        fi
     od;
-    nw = (kind << KIND_SHIFT) | (has_waiters(taken) -> DELIVERING : RESOLVED);
-    atomic { word = nw; resolved_check(nw) }             /* separate store */
+    atomic {                                             /* the separate store */
+        printf("R%d: stores the outcome over word %d\n", kind, word);
+        word = (kind << KIND_SHIFT) | (has_waiters(taken) -> DELIVERING : RESOLVED);
+        RESOLVED_CHECK(word)
+    }
 }
 #endif
 
-/* ---- petal_list_reverse (the deliverer owns the taken nodes: thread-local) ---------------- */
-inline list_reverse(node, ordered) {
-    atomic {
-        ordered = NIL;
-        do
-        :: node != NIL -> nx = next[node]; next[node] = ordered; ordered = node; node = nx
-        :: else -> break
-        od
-    }
-}
+/* ---- petal_list_reverse: the deliverer owns taken nodes (runs inside the taking step) ------ */
+#define LIST_REVERSE(node, ordered) \
+    ordered = NIL; \
+    do \
+    :: node != NIL -> nx = next[node]; next[node] = ordered; ordered = node; node = nx \
+    :: else -> break \
+    od; \
+    nx = 0
 
-/* ---- petal_cell_take_more ----------------------------------------------------------------- */
-inline take_more(batch) {
+/* ---- petal_cell_take_more: batch is the late nodes in order, or NIL after RESOLVED --------- */
+inline take_more(batch, kind) {
     old = word;                                          /* AO_load */
     do
     :: atomic {                                          /* fetch-CAS full */
-            lst = word_list(old);
-            nw = (old & (KIND_MASK << KIND_SHIFT)) | (lst != NIL -> DELIVERING : RESOLVED);
-            seen = word;
             if
-            :: seen == old -> word = nw; resolved_check(nw)
-            :: else -> skip
+            :: word == old ->
+                word = (old & (KIND_MASK << KIND_SHIFT)) |
+                       (word_list(old) != NIL -> DELIVERING : RESOLVED);
+                printf("R%d: take_more: word %d -> %d\n", kind, old, word);
+                RESOLVED_CHECK(word);
+                lst = word_list(old); old = 0;
+                LIST_REVERSE(lst, batch);
+                break
+            :: else -> old = word
             fi
         }
-        if
-        :: seen == old -> break
-        :: else -> old = seen
-        fi
-    od;
-    list_reverse(lst, batch)
+    od
 }
 
-/* ---- petal_run_list: read next before running ------------------------------------------- */
+/* ---- petal_run_list: next is read before the callback runs; the node is then freed -------- */
 inline run_list(node) {
     do
-    :: node != NIL -> nx = next[node]; run_callback(node, 0); node = nx
-    :: else -> break
+    :: atomic {
+            if
+            :: node != NIL ->
+                nx = next[node]; next[node] = 0;
+                RUN_CALLBACK(node, 0);
+                node = nx; nx = 0
+            :: else -> break
+            fi
+        }
     od
 }
 
 /* ---- petal_future_resolve + petal_deliver ------------------------------------------------- */
 proctype Resolver(byte kind) {
-    byte old, seen, nw, taken, lst, batch, nx, cb;
+    byte old, taken, lst, batch, nx;
     bit won;
 
-    claim(won);
+    claim(won, kind);
     if
     :: won ->
-        atomic { winners++; assert(winners == 1); winner_kind = kind }   /* (1) */
-        payload = kind;                                  /* ours alone until publish */
         publish(kind, taken);
         if
-        :: has_waiters(taken) ->
-            /* petal_deliver */
-            if
-            :: slot_ready(taken) -> cb = slot_cb; assert(cb != 0); run_callback(cb, 0)
-            :: else -> skip
-            fi;
-            lst = word_list(taken);
-            list_reverse(lst, batch);                    /* petal_list_in_order */
-#ifndef SWIFT_DELIVER
+        :: has_waiters(taken) ->                         /* petal_deliver */
+            atomic {
+                if
+                :: slot_ready(taken) -> assert(slot_cb != 0); RUN_CALLBACK(slot_cb, 0)
+                :: else -> skip
+                fi;
+                lst = word_list(taken); taken = 0;
+                LIST_REVERSE(lst, batch)                 /* petal_list_in_order */
+            }
+#ifndef SKIP_TAKE_MORE
             run_list(batch);
             do
-            :: take_more(batch);
+            :: take_more(batch, kind);
                if
                :: batch == NIL -> break
                :: else -> run_list(batch)
                fi
             od
 #else
-            /* FutureStorage.runWaiters: while let first = batch { run; batch = take_more } */
+            /* old runWaiters: while let first = batch { run(first); batch = take_more() } */
             do
-            :: batch != NIL -> run_list(batch); take_more(batch)
+            :: batch != NIL -> run_list(batch); take_more(batch, kind)
             :: else -> break
             od
 #endif
-        :: else -> skip
+        :: else -> taken = 0
         fi
     :: else -> skip                                      /* a loser touches nothing */
-    fi
+    fi;
+    won = 0
 }
 
-/* ---- petal_future_subscribe_node ---------------------------------------------------------- */
-inline subscribe_node(c) {
-    cell_subscribe(c, r, seen);
-    if
-    :: r == ALREADY_RESOLVED -> run_callback(c, 1)
-    :: else -> skip
-    fi
-}
-
-/* ---- petal_future_subscribe --------------------------------------------------------------- */
+/* ---- petal_future_subscribe (callback c) --------------------------------------------------- */
 inline future_subscribe(c) {
-    before[c] = done_mask;                               /* the call begins */
-    reserve_slot(r, seen);
+    reserve_slot(c, r, seen);
     if
-    :: r ->
-        slot_cb = c;                                     /* fill the slot */
-        commit_slot(c, r, seen)
+    :: r -> commit_slot(c, r, seen)                      /* fill and commit */
     :: else -> skip
     fi;
     if
-    :: r -> skip                                         /* committed: the publisher runs it */
+    :: r -> r = 0                                        /* committed: the publisher runs it */
     :: else ->
         if
-        :: is_resolved(seen) -> run_callback(c, 1)
-        :: else -> subscribe_node(c)
+        :: is_resolved(seen) -> seen = 0                 /* it ran it itself (OWN_IF_RESOLVED) */
+        :: else -> seen = 0; cell_subscribe(c, r); r = 0 /* petal_future_subscribe_node */
         fi
-    fi;
-    done_mask = done_mask | cbit(c)                       /* the call returns */
+    fi
 }
 
-/* petal_future_subscribe_node called directly (never tries the slot), as petal_future_wait. */
+/* petal_future_subscribe_node called directly (never the slot), as petal_future_wait does. */
 inline future_subscribe_node(c) {
-    before[c] = done_mask;
-    subscribe_node(c);
-    done_mask = done_mask | cbit(c)
+    cell_subscribe(c, r);
+    r = 0
 }
 
 proctype S1() {           /* two callbacks in sequence: 1 must run before 2 */
-    byte old, seen; bit ok, r;
+    byte old, seen; bit r;
     future_subscribe(1);
     future_subscribe(2)
 }
 
 proctype S2() {
-    byte old, seen; bit ok, r;
+    byte old, seen; bit r;
     future_subscribe(3)
 }
 
 proctype S3() {
-    byte old, seen; bit ok, r;
-#ifdef MIXED_NODE
-    future_subscribe_node(4)
-#else
+    byte old, seen; bit r;
+#ifdef ALL_SLOT_SUBSCRIBERS
     future_subscribe(4)
+#else
+    future_subscribe_node(4)
 #endif
 }
 
 init {
     byte c;
     atomic {
-        run Resolver(1);
-        run Resolver(2);
+        c = 1;
+        do
+        :: c <= NCB -> before[c] = NOT_BEGUN; c++
+        :: else -> c = 0; break
+        od;
+        run Resolver(1);       /* kinds 1 and 3: published kind bits overlap both slot bits */
+        run Resolver(3);
         run S1();
         run S2();
         run S3()
     }
-    (_nr_pr == 1);                                       /* every other process has ended */
-    assert(winners == 1);                                /* (1) */
+    (_nr_pr == 1);             /* every other process has ended (no timeout) */
+    assert(winners == 1);                                           /* (1) */
     c = 1;
     do
-    :: c <= NCB -> assert(ran[c] == 1); c++              /* (2) every callback exactly once */
+    :: c <= NCB -> assert(ran[c] == 1); c++                         /* (2) exactly once */
     :: else -> break
     od;
-    assert(word == ((winner_kind << KIND_SHIFT) | RESOLVED))  /* terminal, empty list */
+    assert(word == ((winner_kind << KIND_SHIFT) | RESOLVED))        /* terminal, empty list */
 }

@@ -43,7 +43,8 @@
  *                 RESOLVED. RELEASE there orders every delivered callback before any subscriber
  *                 that sees RESOLVED and runs its own.
  *   - inline slot the first subscriber may use a slot inside the container instead of a node (no
- *                 allocation): reserve (CAS sets SLOT_TAKEN; no ordering, nothing is published),
+ *                 allocation), while the list is still empty, so the slot is always the oldest
+ *                 waiter: reserve (CAS sets SLOT_TAKEN; no ordering, nothing is published),
  *                 fill the slot, commit (CAS sets SLOT_READY with RELEASE, publishing it). If the
  *                 outcome is published between reserve and commit, the commit fails, the
  *                 publisher has skipped the slot, and the subscriber subscribes with a node
@@ -143,9 +144,12 @@ static inline petal_word petal_word_resolved(unsigned kind) {
     return ((petal_word)kind << PETAL_KIND_SHIFT) | PETAL_PHASE_RESOLVED;
 }
 
-/* Whether the inline slot of a word can still be reserved. */
+/* Whether the inline slot of a word can still be reserved: unresolved, never reserved, and no
+   node pushed yet. The last condition keeps the slot the oldest waiter by construction: a
+   subscriber that pushed a node (petal_future_subscribe_node never uses the slot) must not be
+   overtaken by a later one that takes the slot. */
 static inline int petal_word_slot_free(petal_word word) {
-    return !petal_word_has_outcome(word) && (word & (PETAL_SLOT_TAKEN | PETAL_SLOT_READY)) == 0;
+    return !petal_word_has_outcome(word) && (word & ~PETAL_PHASE_MASK) == 0;
 }
 
 /* Whether a word taken by publish carries a committed inline-slot waiter. */
