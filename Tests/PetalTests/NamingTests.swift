@@ -13,7 +13,8 @@ struct NamingTests {
         #expect(await task.value == 42)
         let result: Result<Int, any Error> = .success(1)
         #expect(try result.get() == 1)
-        #expect(CancellationError() is any Error)
+        let outcome: Outcome<Int> = .rejected(CancellationError())
+        #expect(outcome.error is CancellationError)
         let operation = BlockOperation {}
         operation.start()
         #expect(operation.isFinished)
