@@ -9,6 +9,7 @@ petal_missing_packages() {
     command -v ninja >/dev/null || missing+=(ninja-build)
     command -v spin >/dev/null || missing+=(spin)
     command -v gcc >/dev/null || missing+=(gcc)
+    command -v g++ >/dev/null || missing+=(g++)
     echo "${missing[@]}"
 }
 

@@ -75,6 +75,13 @@
 extern "C" {
 #endif
 
+/* C11 spells alignment _Alignas, C++11 alignas: the header is for both. */
+#ifdef __cplusplus
+#  define PETAL_ALIGNAS(bytes) alignas(bytes)
+#else
+#  define PETAL_ALIGNAS(bytes) _Alignas(bytes)
+#endif
+
 #if defined(_WIN32) || defined(__CYGWIN__)
 #  define PETAL_API
 #elif defined(__GNUC__)
@@ -107,7 +114,7 @@ typedef AO_t petal_word;
 /* An intrusive waiter node. Embed it in the object that owns the callback. The alignment keeps
    the word's four tag bits free; malloc on every supported platform already returns 16. */
 typedef struct petal_node {
-    _Alignas(16) struct petal_node *next;
+    PETAL_ALIGNAS(16) struct petal_node *next;
 } petal_node;
 
 /* The cell: one word. Zero-initialised memory is a valid PENDING cell with no waiters. */
