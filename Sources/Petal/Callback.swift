@@ -13,7 +13,25 @@ enum Callback<Value> {
     case cancelled(@Sendable ((any Error)?) -> Void)
     case anyError(@Sendable (any Error) -> Void)
 
-    /// Calls the closure if the outcome is one it observes.
+    /// Calls the closure if `storage`'s outcome (of `kind`, already published) is one it
+    /// observes, reading only what the closure takes: no `Outcome` is built on this path.
+    @inlinable
+    func invoke(from storage: FutureStorage<Value>, kind: OutcomeKind) {
+        switch self {
+        case .resolved(let body):
+            body(storage.outcome(kind: kind))
+        case .fulfilled(let body):
+            if kind == .fulfilled { body(storage.value) }
+        case .rejected(let body):
+            if kind == .rejected { body(storage.error.pointee.unsafelyUnwrapped) }
+        case .cancelled(let body):
+            if kind == .cancelled { body(storage.error.pointee) }
+        case .anyError(let body):
+            if kind != .fulfilled, let error = storage.error.pointee { body(error) }
+        }
+    }
+
+    /// Calls the closure if `outcome` is one it observes (for callbacks handed to a context).
     @inlinable
     func invoke(with outcome: Outcome<Value>) {
         switch (self, outcome) {

@@ -8,10 +8,9 @@ import Dispatch
 /// later: `DispatchQueue` conforms out of the box, and you can conform your own types (an event
 /// loop, an operation queue, a test recorder).
 ///
-/// The protocol is class-bound so a stored context costs two words; wrap a value-type scheduler
-/// in a small final class to conform it. It is named so that it shadows nothing in the standard
-/// library, Foundation, Dispatch or Swift concurrency (whose `Executor` is a different thing).
-public protocol ExecutionContext: AnyObject, Sendable {
+/// It is named so that it shadows nothing in the standard library, Foundation, Dispatch or Swift
+/// concurrency (whose `Executor` is a different thing).
+public protocol ExecutionContext: Sendable {
     /// Runs `work` once, at a time and on a thread of the context's choosing.
     func execute(_ work: @escaping @Sendable () -> Void)
 }
@@ -22,11 +21,13 @@ public protocol ExecutionContext: AnyObject, Sendable {
 /// callbacks resolve another, and so on) past a small depth, further callbacks are deferred to
 /// the outermost callback frame of the same thread, which runs them, in order, before it returns.
 /// They never move to another thread.
-public final class InlineExecutionContext: ExecutionContext {
-    /// The one instance; use `.inline`.
-    public static let shared = InlineExecutionContext()
-
-    private init() {}
+///
+/// An empty struct, so passing `.inline` costs nothing: no object, no reference counting.
+@frozen
+public struct InlineExecutionContext: ExecutionContext {
+    /// The inline context; `.inline` reads better at call sites.
+    @inlinable
+    public init() {}
 
     /// Runs `work` now on this thread, or, when inline callbacks are already nested deeply on
     /// this thread, as soon as the outermost of them returns.
@@ -38,7 +39,7 @@ public final class InlineExecutionContext: ExecutionContext {
 extension ExecutionContext where Self == InlineExecutionContext {
     /// Runs callbacks on the resolving (or subscribing) thread, stack-safely.
     @inlinable
-    public static var inline: InlineExecutionContext { .shared }
+    public static var inline: InlineExecutionContext { InlineExecutionContext() }
 }
 
 extension DispatchQueue: ExecutionContext {

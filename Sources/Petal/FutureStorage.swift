@@ -144,6 +144,12 @@ final class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
 
     // MARK: Reading
 
+    /// The value; call only after an acquire load of the word saw it fulfilled.
+    @inlinable
+    var value: Value {
+        withUnsafeMutablePointerToElements { $0.pointee }
+    }
+
     /// The outcome; call only after an acquire load of the word saw it resolved with `kind`.
     @inlinable
     func outcome(kind: OutcomeKind) -> Outcome<Value> {
@@ -207,19 +213,19 @@ final class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
     /// Runs a callback for an already resolved word, through the trampoline.
     @inlinable
     func runResolved(_ callback: Callback<Value>, word: petal_word) {
-        let outcome = outcome(kind: OutcomeKind(resolvedWord: word))
+        let kind = OutcomeKind(resolvedWord: word)
         if petal_trampoline_enter() != 0 {
-            callback.invoke(with: outcome)
+            callback.invoke(from: self, kind: kind)
             petal_trampoline_leave()
         } else {
-            runResolvedLater(callback, outcome: outcome)
+            runResolvedLater(callback, kind: kind)
         }
     }
 
     @usableFromInline
     @inline(never)
-    func runResolvedLater(_ callback: Callback<Value>, outcome: Outcome<Value>) {
-        Trampoline.deferToOutermostFrame { callback.invoke(with: outcome) }
+    func runResolvedLater(_ callback: Callback<Value>, kind: OutcomeKind) {
+        Trampoline.deferToOutermostFrame { callback.invoke(from: self, kind: kind) }
     }
 
     // MARK: Resolving
@@ -278,8 +284,7 @@ final class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
     @inlinable
     func runWaiters(_ taken: petal_word, kind: OutcomeKind) {
         if petal_word_slot_ready(taken) != 0 {
-            let first = slot.pointee.take().unsafelyUnwrapped
-            first.invoke(with: outcome(kind: kind))
+            slot.pointee.take().unsafelyUnwrapped.invoke(from: self, kind: kind)
         }
         if let first = petal_list_in_order(taken) { run(first, kind: kind) }
         // Always ask for more, even after a slot-only batch: only take_more can close the cell

@@ -70,10 +70,13 @@ public final class Promise<Value> {
         // The last producer is gone: nobody can resolve the future any more, so cancel it rather
         // than leave its waiters hanging. No other thread can be resolving through this promise
         // now (it would hold a reference), so a lost claim here only means it was resolved.
-        let storage = future.storage
-        if !storage.isResolved {
-            _ = storage.fail(.cancelled, error: AbandonedPromiseError(promise: site.describe(Value.self)))
-        }
+        if !future.storage.isResolved { abandon() }
+    }
+
+    /// Cancels the future of a promise dropped unresolved (the rare path, kept out of deinit).
+    @inline(never)
+    private func abandon() {
+        _ = future.storage.fail(.cancelled, error: AbandonedPromiseError(promise: site.describe(Value.self)))
     }
 
     /// Whether the future is resolved (a resolution still being written counts as pending).

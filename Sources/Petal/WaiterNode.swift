@@ -54,8 +54,9 @@ final class WaiterNode<Value>: ManagedBuffer<WaiterNodeHeader<Value>, Void>, Out
 
     @inlinable
     func receiveOutcome(of source: UnsafeMutableRawPointer, kind: OutcomeKind) {
-        let storage = Unmanaged<FutureStorage<Value>>.fromOpaque(source).takeUnretainedValue()
-        takeCallback().invoke(with: storage.outcome(kind: kind))
+        Unmanaged<FutureStorage<Value>>.fromOpaque(source)._withUnsafeGuaranteedRef { storage in
+            takeCallback().invoke(from: storage, kind: kind)
+        }
     }
 }
 

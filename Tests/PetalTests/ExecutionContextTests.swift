@@ -127,7 +127,7 @@ struct ExecutionContextTests {
     @Test("the inline context's execute runs work now, through the trampoline")
     func inlineExecute() {
         let ran = Recorder<UInt32>()
-        InlineExecutionContext.inline.execute { ran.record(petal_trampoline_depth()) }
+        InlineExecutionContext().execute { ran.record(petal_trampoline_depth()) }
         #expect(ran.events == [1])
     }
 }

@@ -20,6 +20,6 @@ struct NamingTests {
         #expect(operation.isFinished)
         let queue: DispatchQueue = .global()
         let context: any ExecutionContext = queue
-        #expect(context === queue)
+        #expect((context as? DispatchQueue) === queue)
     }
 }
