@@ -18,14 +18,20 @@ public struct RepeatedResolution: Sendable, CustomStringConvertible {
         case cancel
     }
 
-    /// The promise: its value type and creation site.
-    public let promise: String
+    /// The promise's value type.
+    public let valueType: Any.Type
     /// The file in which the promise was created.
     public let fileID: StaticString
     /// The line at which the promise was created.
     public let line: UInt
     /// The ignored attempt.
     public let attempt: Attempt
+
+    /// The promise: its value type and creation site. Computed when read, so a report that
+    /// nobody formats costs no allocation.
+    public var promise: String {
+        "Promise<\(valueType)> created at \(fileID):\(line)"
+    }
 
     /// One line naming the promise and the ignored attempt.
     public var description: String {

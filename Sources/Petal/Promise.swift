@@ -145,9 +145,7 @@ public final class Promise<Value> {
     @inline(never)
     func reportRepeat(_ attempt: RepeatedResolution.Attempt) {
         PetalDiagnostics.report(
-            RepeatedResolution(
-                promise: site.describe(Value.self), fileID: site.fileID, line: site.line, attempt: attempt
-            )
+            RepeatedResolution(valueType: Value.self, fileID: site.fileID, line: site.line, attempt: attempt)
         )
     }
 }
