@@ -1,0 +1,45 @@
+// swift-tools-version:6.1
+import Foundation
+import PackageDescription
+
+// Petal's benchmarks: their own package, so that users of the library never resolve benchmark
+// dependencies. A path dependency's identity is its directory's name, which depends on where the
+// repository was cloned, hence the computed name.
+let petalRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+
+let package = Package(
+    name: "PetalBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(path: petalRoot.path),
+        .package(url: "https://github.com/ordo-one/package-benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    ],
+    targets: [
+        // The raw C core's callbacks, and counters every contender's callbacks share.
+        .target(
+            name: "CBenchSupport",
+            dependencies: [.product(name: "Petal", package: petalRoot.lastPathComponent.lowercased())]
+        ),
+        // One small adapter per contender, the workloads, and the worker pool.
+        .target(
+            name: "Contenders",
+            dependencies: [
+                "CBenchSupport",
+                .product(name: "Petal", package: petalRoot.lastPathComponent.lowercased()),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        .executableTarget(
+            name: "PetalBenchmarks",
+            dependencies: [
+                "Contenders",
+                .product(name: "Benchmark", package: "package-benchmark"),
+            ],
+            path: "Benchmarks/PetalBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

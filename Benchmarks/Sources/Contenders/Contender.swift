@@ -1,0 +1,47 @@
+import CBenchSupport
+
+/// One promise implementation under measurement, behind the smallest adapter the workloads need.
+///
+/// Every callback a workload subscribes either counts (bumping the shared C counter, so it
+/// captures nothing and allocates no closure context) or forwards its value to another promise.
+/// Workloads check the counter afterwards, so a broken contender cannot post a fast number.
+public protocol Contender: SendableMetatype {
+    associatedtype Handle
+    /// The name in tables and plots.
+    static var name: String { get }
+    /// Whether callbacks may run on another thread after the subscribing or fulfilling call
+    /// returned (an event loop's promises): workloads then wait for the count to arrive.
+    static var deliversAsynchronously: Bool { get }
+    /// Whether `fulfil` reports if it won (single-assignment checks need it).
+    static var reportsWinner: Bool { get }
+    static func make() -> Handle
+    static func subscribeCounting(_ handle: Handle)
+    static func subscribeForwarding(_ handle: Handle, to next: Handle)
+    /// Fulfils with `value`; returns whether this call resolved the promise.
+    @discardableResult
+    static func fulfil(_ handle: Handle, with value: Int) -> Bool
+    /// Frees what `make` allocated by hand (the raw C core); no-op elsewhere.
+    static func release(_ handle: Handle)
+    /// Lets the handle escape, as a promise handed to another thread does, so the optimiser
+    /// cannot keep it on the stack for some contenders and not others.
+    static func escape(_ handle: Handle)
+}
+
+extension Contender {
+    public static var deliversAsynchronously: Bool { false }
+    public static var reportsWinner: Bool { true }
+    public static func release(_ handle: Handle) {}
+}
+
+extension Contender where Handle: AnyObject {
+    @inlinable
+    public static func escape(_ handle: Handle) {
+        bench_escape(Unmanaged.passUnretained(handle).toOpaque())
+    }
+}
+
+/// Callbacks delivered so far, across threads and contenders.
+public enum Delivered {
+    @inlinable public static func reset() { bench_count_reset() }
+    @inlinable public static var count: Int { bench_count_read() }
+}

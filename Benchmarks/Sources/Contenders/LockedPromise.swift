@@ -1,0 +1,120 @@
+import CBenchSupport
+import Dispatch
+import Foundation
+import Synchronization
+
+/// The state of the lock-based designs (PromiseKit, BrightFutures, Daisy): a value, or the
+/// callbacks waiting for it.
+public struct LockedState {
+    var value: Int?
+    var callbacks: [@Sendable (Int) -> Void] = []
+
+    /// Subscribes under the lock; returns the value if the callback must run now, outside it.
+    mutating func subscribe(_ callback: @escaping @Sendable (Int) -> Void) -> Int? {
+        if let value { return value }
+        callbacks.append(callback)
+        return nil
+    }
+
+    /// Fulfils under the lock; returns the callbacks to run outside it, or nil if already fulfilled.
+    mutating func fulfil(_ value: Int) -> [@Sendable (Int) -> Void]? {
+        guard self.value == nil else { return nil }
+        self.value = value
+        defer { callbacks = [] }
+        return callbacks
+    }
+}
+
+/// A promise guarded by `Synchronization.Mutex`.
+public final class MutexPromise: Sendable {
+    let state = Mutex(LockedState())
+
+    public init() {}
+
+    public func subscribe(_ callback: @escaping @Sendable (Int) -> Void) {
+        if let value = state.withLock({ $0.subscribe(callback) }) { callback(value) }
+    }
+
+    public func fulfil(_ value: Int) -> Bool {
+        guard let callbacks = state.withLock({ $0.fulfil(value) }) else { return false }
+        for callback in callbacks { callback(value) }
+        return true
+    }
+}
+
+/// A promise guarded by `NSLock`.
+public final class NSLockPromise: @unchecked Sendable {
+    // @unchecked: `state` is only touched with `lock` held.
+    let lock = NSLock()
+    var state = LockedState()
+
+    public init() {}
+
+    public func subscribe(_ callback: @escaping @Sendable (Int) -> Void) {
+        lock.lock()
+        let value = state.subscribe(callback)
+        lock.unlock()
+        if let value { callback(value) }
+    }
+
+    public func fulfil(_ value: Int) -> Bool {
+        lock.lock()
+        let callbacks = state.fulfil(value)
+        lock.unlock()
+        guard let callbacks else { return false }
+        for callback in callbacks { callback(value) }
+        return true
+    }
+}
+
+/// A promise whose state is confined to a serial `DispatchQueue` (reached with `sync`).
+public final class QueuePromise: @unchecked Sendable {
+    // @unchecked: `state` is only touched on `queue`.
+    let queue = DispatchQueue(label: "petal.bench.queue-promise")
+    var state = LockedState()
+
+    public init() {}
+
+    public func subscribe(_ callback: @escaping @Sendable (Int) -> Void) {
+        if let value = queue.sync(execute: { state.subscribe(callback) }) { callback(value) }
+    }
+
+    public func fulfil(_ value: Int) -> Bool {
+        guard let callbacks = queue.sync(execute: { state.fulfil(value) }) else { return false }
+        for callback in callbacks { callback(value) }
+        return true
+    }
+}
+
+public enum MutexContender: Contender {
+    public static let name = "Mutex"
+    public static func make() -> MutexPromise { MutexPromise() }
+    public static func subscribeCounting(_ handle: MutexPromise) { handle.subscribe { _ in bench_count_add() } }
+    public static func subscribeForwarding(_ handle: MutexPromise, to next: MutexPromise) {
+        handle.subscribe { _ = next.fulfil($0) }
+    }
+    @discardableResult
+    public static func fulfil(_ handle: MutexPromise, with value: Int) -> Bool { handle.fulfil(value) }
+}
+
+public enum NSLockContender: Contender {
+    public static let name = "NSLock"
+    public static func make() -> NSLockPromise { NSLockPromise() }
+    public static func subscribeCounting(_ handle: NSLockPromise) { handle.subscribe { _ in bench_count_add() } }
+    public static func subscribeForwarding(_ handle: NSLockPromise, to next: NSLockPromise) {
+        handle.subscribe { _ = next.fulfil($0) }
+    }
+    @discardableResult
+    public static func fulfil(_ handle: NSLockPromise, with value: Int) -> Bool { handle.fulfil(value) }
+}
+
+public enum QueueContender: Contender {
+    public static let name = "DispatchQueue"
+    public static func make() -> QueuePromise { QueuePromise() }
+    public static func subscribeCounting(_ handle: QueuePromise) { handle.subscribe { _ in bench_count_add() } }
+    public static func subscribeForwarding(_ handle: QueuePromise, to next: QueuePromise) {
+        handle.subscribe { _ = next.fulfil($0) }
+    }
+    @discardableResult
+    public static func fulfil(_ handle: QueuePromise, with value: Int) -> Bool { handle.fulfil(value) }
+}

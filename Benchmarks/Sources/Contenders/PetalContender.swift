@@ -1,0 +1,33 @@
+import CBenchSupport
+import Petal
+
+/// Petal itself, through its public API.
+public enum PetalContender: Contender {
+    public static let name = "Petal"
+
+    /// Losing a fulfil race is the workload's point, not a bug to report: a service that expects
+    /// such races installs a handler that counts them rather than printing a line each, and
+    /// so do the benchmarks (no other contender reports anything).
+    public static func prepare() {
+        PetalDiagnostics.repeatedResolutionHandler = { _ in }
+    }
+
+    @inlinable
+    public static func make() -> Promise<Int> { Promise<Int>() }
+
+    @inlinable
+    public static func subscribeCounting(_ handle: Promise<Int>) {
+        handle.future.whenFulfilled { _ in bench_count_add() }
+    }
+
+    @inlinable
+    public static func subscribeForwarding(_ handle: Promise<Int>, to next: Promise<Int>) {
+        handle.future.whenFulfilled { next.fulfil(with: $0) }
+    }
+
+    @inlinable
+    @discardableResult
+    public static func fulfil(_ handle: Promise<Int>, with value: Int) -> Bool {
+        handle.fulfil(with: value)
+    }
+}

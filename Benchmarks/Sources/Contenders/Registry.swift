@@ -1,0 +1,60 @@
+import Foundation
+
+/// Which cells a run measures: `PETAL_BENCH_PROFILE=full` selects more threads and longer runs.
+public struct Profile: Sendable {
+    public let name: String
+    public let threadCounts: [Int]
+    public let workloads: [Workload]
+    /// Wall-clock budget per benchmark.
+    public let duration: Duration
+
+    public static var current: Profile {
+        ProcessInfo.processInfo.environment["PETAL_BENCH_PROFILE"] == "full" ? .full : .quick
+    }
+
+    /// The grid of the targets: T = 1, 2, 4, short runs; for CI and the README's run command.
+    public static let quick = Profile(
+        name: "quick", threadCounts: [1, 2, 4], workloads: Workload.allCases, duration: .milliseconds(300))
+
+    /// Threads from 1 to four times the cores, longer runs.
+    public static var full: Profile {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        var counts: [Int] = []
+        var threads = 1
+        while threads <= 4 * cores {
+            counts.append(threads)
+            threads *= 2
+        }
+        return Profile(name: "full", threadCounts: counts, workloads: Workload.allCases, duration: .seconds(2))
+    }
+}
+
+/// A contender with its rounds built for a cell.
+public struct Entry: Sendable {
+    public let contender: String
+    public let makeRound: @Sendable (Workload, Int) -> Round?
+}
+
+/// Every contender, in table order (Petal first: ratios are to Petal).
+public let contenders: [Entry] = [
+    entry(PetalContender.self),
+    entry(RawCoreContender.self),
+    entry(MutexContender.self),
+    entry(NSLockContender.self),
+    entry(QueueContender.self),
+    entry(NIOForeignContender.self),
+]
+
+func entry<C: Contender>(_: C.Type) -> Entry {
+    Entry(contender: C.name) { workload, threads in
+        guard workload.fits(C.self), (workload.minimumThreads...workload.maximumThreads).contains(threads) else {
+            return nil
+        }
+        return workload.round(for: C.self, threads: threads)
+    }
+}
+
+/// The benchmark name that carries the cell, parsed back by Scripts/benchmark-report.
+public func benchmarkName(_ workload: Workload, threads: Int, contender: String, operations: Int) -> String {
+    "\(workload.rawValue) | T=\(threads) | \(contender) | ops=\(operations)"
+}

@@ -1,0 +1,254 @@
+import CBenchSupport
+import Foundation
+
+/// The workloads, each generic over the contender and each checking its own result.
+public enum Workload: String, CaseIterable, Sendable {
+    /// Create, subscribe, fulfil, on each thread independently.
+    case createSubscribeFulfil = "create+subscribe+fulfil"
+    /// Create, fulfil, then subscribe (the callback runs at once), on each thread independently.
+    case subscribeAfterFulfil = "subscribe after fulfil"
+    /// One hot promise: every thread attaches callbacks, then it is fulfilled and drains them.
+    case hotPromise = "hot promise"
+    /// T-1 threads subscribe while one fulfils.
+    case subscribeRacingFulfil = "subscribe racing fulfil"
+    /// Every thread tries to fulfil the same promises; exactly one wins each.
+    case fulfilRace = "fulfil race"
+    /// Many promises shared by every thread; half the operations fulfil, half subscribe.
+    case sharedPromises = "shared promises"
+    /// Producer/consumer pairs, each on promises of its own (scales unless memory is shared).
+    case privatePairs = "producer/consumer pairs"
+    /// Two threads hand a value back and forth through promises: latency, not throughput.
+    case pingPong = "ping-pong"
+    /// Chains of callbacks that each fulfil the next promise.
+    case chain1 = "chain K=1"
+    case chain4 = "chain K=4"
+    case chain100 = "chain K=100"
+
+    /// The smallest thread count at which the workload means something.
+    public var minimumThreads: Int { self == .subscribeRacingFulfil || self == .pingPong ? 2 : 1 }
+
+    /// The largest thread count at which the workload means something.
+    public var maximumThreads: Int { self == .pingPong ? 2 : .max }
+
+    /// Whether the workload needs `fulfil` to report the winner.
+    var needsWinner: Bool { self == .fulfilRace }
+
+    /// Whether the contender can run this workload faithfully.
+    public func fits<C: Contender>(_: C.Type) -> Bool { !needsWinner || C.reportsWinner }
+}
+
+/// One round of a workload for one contender at one thread count: what a benchmark iteration runs.
+public struct Round: Sendable {
+    /// Operations per round, to turn rounds per second into operations per second.
+    public let operations: Int
+    private let body: @Sendable () -> Void
+
+    public func run() { body() }
+
+    init(operations: Int, body: @escaping @Sendable () -> Void) {
+        self.operations = operations
+        self.body = body
+    }
+}
+
+/// Fails the run: a contender that loses or duplicates callbacks must not post a number.
+func verify(_ condition: Bool, _ message: @autoclosure () -> String) {
+    if !condition { fatalError("benchmark self-check failed: \(message())") }
+}
+
+/// Moves non-Sendable handles into worker jobs; each workload says why that is sound.
+struct Shared<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+extension Workload {
+    /// Builds one round of `self` for contender `C` on `threads` threads.
+    public func round<C: Contender>(for _: C.Type, threads: Int) -> Round {
+        let pool = WorkerPool.shared(threads: threads)
+        switch self {
+        case .createSubscribeFulfil, .subscribeAfterFulfil:
+            let perThread = 512
+            let after = self == .subscribeAfterFulfil
+            return Round(operations: perThread * threads) {
+                Delivered.reset()
+                pool.run { _ in
+                    for value in 0..<perThread {
+                        let handle = C.make()
+                        // Real promises escape (to the producer's thread); without this the
+                        // optimiser may put a handle on the stack for some contenders only.
+                        C.escape(handle)
+                        if after {
+                            C.fulfil(handle, with: value)
+                            C.subscribeCounting(handle)
+                        } else {
+                            C.subscribeCounting(handle)
+                            C.fulfil(handle, with: value)
+                        }
+                        if !C.deliversAsynchronously { C.release(handle) }
+                    }
+                }
+                awaitDelivered(C.self, perThread * threads)
+            }
+
+        case .hotPromise:
+            let perThread = 64
+            return Round(operations: perThread * threads) {
+                Delivered.reset()
+                // Sound: the contenders' handles are thread-safe promise objects.
+                let handle = Shared(C.make())
+                pool.run { index in
+                    pool.startTogether()
+                    for _ in 0..<perThread { C.subscribeCounting(handle.value) }
+                }
+                C.fulfil(handle.value, with: 1)
+                awaitDelivered(C.self, perThread * threads)
+                C.release(handle.value)
+            }
+
+        case .subscribeRacingFulfil:
+            let perThread = 64
+            let promises = 8
+            return Round(operations: promises * (perThread * (threads - 1) + 1)) {
+                Delivered.reset()
+                let handles = Shared((0..<promises).map { _ in C.make() })
+                pool.run { index in
+                    pool.startTogether()
+                    for handle in handles.value {
+                        if index == 0 {
+                            C.fulfil(handle, with: 1)
+                        } else {
+                            for _ in 0..<perThread { C.subscribeCounting(handle) }
+                        }
+                    }
+                }
+                awaitDelivered(C.self, promises * perThread * (threads - 1))
+                handles.value.forEach(C.release)
+            }
+
+        case .fulfilRace:
+            let promises = 256
+            return Round(operations: promises * threads) {
+                let handles = Shared((0..<promises).map { _ in C.make() })
+                let winners = Shared(UnsafeMutableBufferPointer<Int>.allocate(capacity: threads))
+                pool.run { index in
+                    pool.startTogether()
+                    var won = 0
+                    for handle in handles.value where C.fulfil(handle, with: index) { won += 1 }
+                    winners.value[index] = won
+                }
+                verify(winners.value.reduce(0, +) == promises, "\(C.name): not exactly one winner per promise")
+                winners.value.deallocate()
+                handles.value.forEach(C.release)
+            }
+
+        case .sharedPromises:
+            let promises = 256
+            return Round(operations: promises * threads) {
+                Delivered.reset()
+                let handles = Shared((0..<promises).map { _ in C.make() })
+                let subscribed = Shared(UnsafeMutableBufferPointer<Int>.allocate(capacity: threads))
+                pool.run { index in
+                    pool.startTogether()
+                    var subscriptions = 0
+                    // Each thread walks the promises from its own offset; half its steps fulfil.
+                    for step in 0..<promises {
+                        let handle = handles.value[(step + index * 37) % promises]
+                        if (step + index).isMultiple(of: 2) {
+                            C.fulfil(handle, with: step)
+                        } else {
+                            C.subscribeCounting(handle)
+                            subscriptions += 1
+                        }
+                    }
+                    subscribed.value[index] = subscriptions
+                }
+                // Every promise must resolve so every subscription is owed its callback.
+                for handle in handles.value { C.fulfil(handle, with: -1) }
+                awaitDelivered(C.self, subscribed.value.reduce(0, +))
+                subscribed.value.deallocate()
+                handles.value.forEach(C.release)
+            }
+
+        case .privatePairs:
+            let perPair = 256
+            let pairs = max(1, threads / 2)
+            return Round(operations: perPair * pairs * 2) {
+                Delivered.reset()
+                let handles = Shared((0..<pairs).map { _ in (0..<perPair).map { _ in C.make() } })
+                pool.run { index in
+                    let pair = min(index / 2, pairs - 1)
+                    let mine = handles.value[pair]
+                    pool.startTogether()
+                    if threads == 1 {
+                        for handle in mine {
+                            C.subscribeCounting(handle)
+                            C.fulfil(handle, with: 1)
+                        }
+                    } else if index >= pairs * 2 {
+                        return  // an odd thread out has no partner
+                    } else if index.isMultiple(of: 2) {
+                        for handle in mine { C.fulfil(handle, with: 1) }
+                    } else {
+                        for handle in mine { C.subscribeCounting(handle) }
+                    }
+                }
+                awaitDelivered(C.self, perPair * pairs)
+                handles.value.forEach { $0.forEach(C.release) }
+            }
+
+        case .pingPong:
+            let exchanges = 256
+            return Round(operations: 2 * exchanges) {
+                Delivered.reset()
+                // Sound: the contenders' handles are thread-safe promise objects.
+                let pings = Shared((0..<exchanges).map { _ in C.make() })
+                let pongs = Shared((0..<exchanges).map { _ in C.make() })
+                for index in 0..<exchanges {
+                    C.subscribeCounting(pings.value[index])
+                    C.subscribeCounting(pongs.value[index])
+                }
+                pool.run { index in
+                    pool.startTogether()
+                    for exchange in 0..<exchanges {
+                        if index == 0 {
+                            C.fulfil(pings.value[exchange], with: exchange)
+                            while Delivered.count < 2 * exchange + 2 { sched_yield() }
+                        } else {
+                            while Delivered.count < 2 * exchange + 1 { sched_yield() }
+                            C.fulfil(pongs.value[exchange], with: exchange)
+                        }
+                    }
+                }
+                awaitDelivered(C.self, 2 * exchanges)
+                pings.value.forEach(C.release)
+                pongs.value.forEach(C.release)
+            }
+
+        case .chain1, .chain4, .chain100:
+            let links = self == .chain1 ? 1 : self == .chain4 ? 4 : 100
+            let chainsPerThread = max(1, 400 / links)
+            return Round(operations: links * chainsPerThread * threads) {
+                Delivered.reset()
+                pool.run { _ in
+                    for _ in 0..<chainsPerThread {
+                        let chain = (0...links).map { _ in C.make() }
+                        for link in 0..<links { C.subscribeForwarding(chain[link], to: chain[link + 1]) }
+                        C.subscribeCounting(chain[links])
+                        C.fulfil(chain[0], with: 7)
+                        if !C.deliversAsynchronously { chain.forEach(C.release) }
+                    }
+                }
+                awaitDelivered(C.self, chainsPerThread * threads)
+            }
+        }
+    }
+}
+
+/// Waits for asynchronous contenders to deliver; checks the exact count for everyone.
+func awaitDelivered<C: Contender>(_: C.Type, _ expected: Int) {
+    if C.deliversAsynchronously {
+        while Delivered.count < expected { sched_yield() }
+    }
+    verify(Delivered.count == expected, "\(C.name): \(Delivered.count) callbacks delivered, expected \(expected)")
+}
