@@ -202,12 +202,11 @@ final class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
             runResolved(callback, word: seen)
             return
         }
-        let node = WaiterNode<Value>.make(callback)
-        // The list's own reference, released by the publisher once the node has run.
-        let listReference = Unmanaged.passRetained(node)
-        if petal_cell_subscribe(cell, node.nodePointer, &seen) == PETAL_SUBSCRIBED { return }
-        listReference.release()
-        runResolved(node.takeCallback(), word: seen)
+        // The list owns the node from the push until the publisher frees it.
+        let node = CallbackNode.make(callback)
+        let link = UnsafeMutableRawPointer(node).assumingMemoryBound(to: petal_node.self)
+        if petal_cell_subscribe(cell, link, &seen) == PETAL_SUBSCRIBED { return }
+        runResolved(CallbackNode<Value>.take(link), word: seen)
     }
 
     /// Runs a callback for an already resolved word, through the trampoline.
@@ -292,20 +291,13 @@ final class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
         while let more = petal_cell_take_more(cell) { run(more, kind: kind) }
     }
 
-    /// Runs an in-order list of receivers.
+    /// Runs an in-order list of callback nodes, freeing each as its callback is taken.
     @inlinable
     func run(_ list: UnsafeMutablePointer<petal_node>, kind: OutcomeKind) {
-        let source = Unmanaged.passUnretained(self).toOpaque()
         var next: UnsafeMutablePointer<petal_node>? = list
         while let node = next {
-            // Read the successor first: running the receiver releases it, and may free the node.
-            next = node.pointee.next
-            // The node is the link's first field (see WaiterLink).
-            let link = UnsafeMutableRawPointer(node).assumingMemoryBound(to: WaiterLink.self)
-            let receiver = link.pointee.receiver.unsafelyUnwrapped
-            receiver.receiveOutcome(of: source, kind: kind)
-            // Balances the retain taken when the node was pushed.
-            Unmanaged<AnyObject>.passUnretained(receiver).release()
+            next = node.pointee.next  // before the node is freed
+            CallbackNode<Value>.take(node).invoke(from: self, kind: kind)
         }
     }
 }

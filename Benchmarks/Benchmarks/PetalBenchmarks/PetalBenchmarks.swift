@@ -20,7 +20,13 @@ let benchmarks: @Sendable () -> Void = {
                 let name = benchmarkName(
                     workload, threads: threads, contender: entry.contender, operations: round.operations)
                 Benchmark(name) { benchmark in
-                    for _ in benchmark.scaledIterations { round.run() }
+                    for _ in benchmark.scaledIterations {
+                        round.setUp()
+                        benchmark.startMeasurement()
+                        round.measure()
+                        benchmark.stopMeasurement()
+                        round.tearDown()
+                    }
                 }
             }
         }

@@ -22,6 +22,16 @@ public protocol Contender: SendableMetatype {
     static func fulfil(_ handle: Handle, with value: Int) -> Bool
     /// Frees what `make` allocated by hand (the raw C core); no-op elsewhere.
     static func release(_ handle: Handle)
+    /// Waits until the `subscriptions` made so far have reached the promise (asynchronous
+    /// contenders only: an event loop applies a foreign thread's subscription later, a task
+    /// registers its continuation when it first runs).
+    static func settle(_ handle: Handle, subscriptions: Int)
+    /// Runs one worker's share of a round: in place, or where the contender wants its work done
+    /// (an event loop that owns its promises).
+    static func perform(_ job: @escaping @Sendable () -> Void)
+    /// Whether the contender can only run rounds that are wholly inside worker jobs on one thread
+    /// (all work on one event loop).
+    static var onlyWholeJobsOnOneThread: Bool { get }
     /// Lets the handle escape, as a promise handed to another thread does, so the optimiser
     /// cannot keep it on the stack for some contenders and not others.
     static func escape(_ handle: Handle)
@@ -31,6 +41,9 @@ extension Contender {
     public static var deliversAsynchronously: Bool { false }
     public static var reportsWinner: Bool { true }
     public static func release(_ handle: Handle) {}
+    public static func settle(_ handle: Handle, subscriptions: Int) {}
+    public static func perform(_ job: @escaping @Sendable () -> Void) { job() }
+    public static var onlyWholeJobsOnOneThread: Bool { false }
 }
 
 extension Contender where Handle: AnyObject {

@@ -21,6 +21,12 @@ public enum NIOForeignContender: Contender {
         handle.futureResult.whenSuccess { next.succeed($0) }
     }
 
+    /// Subscriptions from foreign threads are tasks queued on the loop: once a task submitted
+    /// after them has run, they have all been applied.
+    public static func settle(_ handle: EventLoopPromise<Int>, subscriptions: Int) {
+        try! loop.submit {}.wait()
+    }
+
     public static func escape(_ handle: EventLoopPromise<Int>) {
         bench_escape(Unmanaged.passUnretained(handle.futureResult).toOpaque())
     }
@@ -30,4 +36,30 @@ public enum NIOForeignContender: Contender {
         handle.succeed(value)
         return true
     }
+}
+
+/// swift-nio's `EventLoopPromise` with all work on its own loop, where NIO is at its best: each
+/// worker's share of a round runs as one task on the loop, so every subscribe, fulfil and callback
+/// is a same-thread call. Only rounds that are wholly such shares, on one thread, fit.
+public enum NIOOnLoopContender: Contender {
+    public static let name = "NIO (on its loop)"
+    public static var reportsWinner: Bool { false }
+    public static var onlyWholeJobsOnOneThread: Bool { true }
+
+    public static func perform(_ job: @escaping @Sendable () -> Void) {
+        try! NIOForeignContender.loop.submit(job).wait()
+    }
+
+    public static func make() -> EventLoopPromise<Int> { NIOForeignContender.make() }
+    public static func subscribeCounting(_ handle: EventLoopPromise<Int>) {
+        NIOForeignContender.subscribeCounting(handle)
+    }
+    public static func subscribeForwarding(_ handle: EventLoopPromise<Int>, to next: EventLoopPromise<Int>) {
+        NIOForeignContender.subscribeForwarding(handle, to: next)
+    }
+    @discardableResult
+    public static func fulfil(_ handle: EventLoopPromise<Int>, with value: Int) -> Bool {
+        NIOForeignContender.fulfil(handle, with: value)
+    }
+    public static func escape(_ handle: EventLoopPromise<Int>) { NIOForeignContender.escape(handle) }
 }

@@ -43,11 +43,15 @@ public let contenders: [Entry] = [
     entry(NSLockContender.self),
     entry(QueueContender.self),
     entry(NIOForeignContender.self),
+    entry(NIOOnLoopContender.self),
+    entry(ContinuationContender.self),
 ]
 
 func entry<C: Contender>(_: C.Type) -> Entry {
     Entry(contender: C.name) { workload, threads in
-        guard workload.fits(C.self), (workload.minimumThreads...workload.maximumThreads).contains(threads) else {
+        guard workload.fits(C.self, threads: threads),
+            (workload.minimumThreads...workload.maximumThreads).contains(threads)
+        else {
             return nil
         }
         return workload.round(for: C.self, threads: threads)

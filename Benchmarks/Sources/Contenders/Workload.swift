@@ -7,8 +7,10 @@ public enum Workload: String, CaseIterable, Sendable {
     case createSubscribeFulfil = "create+subscribe+fulfil"
     /// Create, fulfil, then subscribe (the callback runs at once), on each thread independently.
     case subscribeAfterFulfil = "subscribe after fulfil"
-    /// One hot promise: every thread attaches callbacks, then it is fulfilled and drains them.
-    case hotPromise = "hot promise"
+    /// One hot promise: every thread attaches callbacks to it, concurrently (the attach rate).
+    case hotAttach = "hot promise: attach"
+    /// One hot promise with many callbacks waiting is fulfilled and drains them (the drain rate).
+    case hotDrain = "hot promise: drain"
     /// T-1 threads subscribe while one fulfils.
     case subscribeRacingFulfil = "subscribe racing fulfil"
     /// Every thread tries to fulfil the same promises; exactly one wins each.
@@ -33,22 +35,71 @@ public enum Workload: String, CaseIterable, Sendable {
     /// Whether the workload needs `fulfil` to report the winner.
     var needsWinner: Bool { self == .fulfilRace }
 
-    /// Whether the contender can run this workload faithfully.
-    public func fits<C: Contender>(_: C.Type) -> Bool { !needsWinner || C.reportsWinner }
+    /// Whether every operation of a round happens inside the workers' jobs (no coordinator step).
+    var wholeInJobs: Bool {
+        switch self {
+        case .createSubscribeFulfil, .subscribeAfterFulfil, .privatePairs, .chain1, .chain4, .chain100: true
+        default: false
+        }
+    }
+
+    /// Whether the contender can run this workload faithfully at `threads`.
+    public func fits<C: Contender>(_: C.Type, threads: Int) -> Bool {
+        if needsWinner && !C.reportsWinner { return false }
+        if C.onlyWholeJobsOnOneThread { return wholeInJobs && threads == 1 }
+        return true
+    }
 }
 
 /// One round of a workload for one contender at one thread count: what a benchmark iteration runs.
+///
+/// Only `measure` is timed; `setUp` and `tearDown` (building the state a phase needs, and
+/// checking the result) run outside the measurement window.
 public struct Round: Sendable {
     /// Operations per round, to turn rounds per second into operations per second.
     public let operations: Int
-    private let body: @Sendable () -> Void
+    private let setUpBody: @Sendable () -> Void
+    private let measureBody: @Sendable () -> Void
+    private let tearDownBody: @Sendable () -> Void
 
-    public func run() { body() }
+    public func setUp() { setUpBody() }
+    public func measure() { measureBody() }
+    public func tearDown() { tearDownBody() }
 
-    init(operations: Int, body: @escaping @Sendable () -> Void) {
+    init(
+        operations: Int,
+        setUp: @escaping @Sendable () -> Void,
+        measure: @escaping @Sendable () -> Void,
+        tearDown: @escaping @Sendable () -> Void
+    ) {
         self.operations = operations
-        self.body = body
+        setUpBody = setUp
+        measureBody = measure
+        tearDownBody = tearDown
     }
+
+    /// A round measured whole.
+    init(operations: Int, body: @escaping @Sendable () -> Void) {
+        self.init(operations: operations, setUp: {}, measure: body, tearDown: {})
+    }
+}
+
+/// A worker pool whose jobs run where contender `C` wants its work done.
+struct ContenderPool<C: Contender>: Sendable {
+    let pool: WorkerPool
+    init(_ pool: WorkerPool) { self.pool = pool }
+    func run(_ job: @escaping @Sendable (Int) -> Void) {
+        pool.run { index in C.perform { job(index) } }
+    }
+    func startTogether() { pool.startTogether() }
+}
+
+/// State handed from a round's set-up to its measured phase and tear-down (one round at a time).
+final class RoundState<Value>: @unchecked Sendable {
+    // @unchecked: the phases of a round run one after another on the benchmark's thread, and
+    // the workers read `value` only inside `measure`, between the pool's synchronising
+    // hand-offs.
+    var value: Value?
 }
 
 /// Fails the run: a contender that loses or duplicates callbacks must not post a number.
@@ -65,7 +116,7 @@ struct Shared<Value>: @unchecked Sendable {
 extension Workload {
     /// Builds one round of `self` for contender `C` on `threads` threads.
     public func round<C: Contender>(for _: C.Type, threads: Int) -> Round {
-        let pool = WorkerPool.shared(threads: threads)
+        let pool = ContenderPool<C>(WorkerPool.shared(threads: threads))
         switch self {
         case .createSubscribeFulfil, .subscribeAfterFulfil:
             let perThread = 512
@@ -91,20 +142,55 @@ extension Workload {
                 awaitDelivered(C.self, perThread * threads)
             }
 
-        case .hotPromise:
+        case .hotAttach:
             let perThread = 64
-            return Round(operations: perThread * threads) {
-                Delivered.reset()
-                // Sound: the contenders' handles are thread-safe promise objects.
-                let handle = Shared(C.make())
-                pool.run { index in
-                    pool.startTogether()
-                    for _ in 0..<perThread { C.subscribeCounting(handle.value) }
+            let hot = RoundState<Shared<C.Handle>>()
+            return Round(
+                operations: perThread * threads,
+                setUp: {
+                    Delivered.reset()
+                    hot.value = Shared(C.make())
+                },
+                measure: {
+                    pool.run { _ in
+                        // Sound: the contenders' handles are thread-safe promise objects.
+                        let handle = hot.value!.value
+                        pool.startTogether()
+                        for _ in 0..<perThread { C.subscribeCounting(handle) }
+                    }
+                },
+                tearDown: {
+                    let handle = hot.value!.value
+                    C.fulfil(handle, with: 1)
+                    awaitDelivered(C.self, perThread * threads)
+                    C.release(handle)
+                    hot.value = nil
                 }
-                C.fulfil(handle.value, with: 1)
-                awaitDelivered(C.self, perThread * threads)
-                C.release(handle.value)
-            }
+            )
+
+        case .hotDrain:
+            let perThread = 64
+            let hot = RoundState<Shared<C.Handle>>()
+            return Round(
+                operations: perThread * threads,
+                setUp: {
+                    Delivered.reset()
+                    let handle = Shared(C.make())
+                    pool.run { _ in
+                        for _ in 0..<perThread { C.subscribeCounting(handle.value) }
+                    }
+                    if C.deliversAsynchronously { C.settle(handle.value, subscriptions: perThread * threads) }
+                    hot.value = handle
+                },
+                measure: {
+                    C.fulfil(hot.value!.value, with: 1)
+                    awaitDelivered(C.self, perThread * threads)
+                },
+                tearDown: {
+                    C.release(hot.value!.value)
+                    hot.value = nil
+                }
+            )
 
         case .subscribeRacingFulfil:
             let perThread = 64
