@@ -24,7 +24,7 @@ public enum NIOForeignContender: Contender {
     /// Subscriptions from foreign threads are tasks queued on the loop: once a task submitted
     /// after them has run, they have all been applied.
     public static func settle(_ handle: EventLoopPromise<Int>, subscriptions: Int) {
-        try! loop.submit {}.wait()
+        onLoop {}
     }
 
     public static func escape(_ handle: EventLoopPromise<Int>) {
@@ -47,7 +47,7 @@ public enum NIOOnLoopContender: Contender {
     public static var onlyWholeJobsOnOneThread: Bool { true }
 
     public static func perform(_ job: @escaping @Sendable () -> Void) {
-        try! NIOForeignContender.loop.submit(job).wait()
+        onLoop(job)
     }
 
     public static func make() -> EventLoopPromise<Int> { NIOForeignContender.make() }
@@ -62,4 +62,14 @@ public enum NIOOnLoopContender: Contender {
         NIOForeignContender.fulfil(handle, with: value)
     }
     public static func escape(_ handle: EventLoopPromise<Int>) { NIOForeignContender.escape(handle) }
+}
+
+/// Runs `job` on the benchmark's event loop and waits for it; a loop that cannot run work ends the
+/// benchmark, since no figure measured without it would mean anything.
+func onLoop(_ job: @escaping @Sendable () -> Void) {
+    do {
+        try NIOForeignContender.loop.submit(job).wait()
+    } catch {
+        fatalError("the NIO event loop could not run a benchmark task: \(error)")
+    }
 }
