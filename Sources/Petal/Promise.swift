@@ -70,7 +70,15 @@ public final class Promise<Value> {
         // The last producer is gone: nobody can resolve the future any more, so cancel it rather
         // than leave its waiters hanging. No other thread can be resolving through this promise
         // now (it would hold a reference), so a lost claim here only means it was resolved.
-        if !future.storage.isResolved { abandon() }
+        if !withStorage({ $0.isResolved }) { abandon() }
+    }
+
+    /// Runs `body` with the storage borrowed, not retained: `future` is immutable and lives as
+    /// long as `self`, so the retain and release the compiler would otherwise add (two atomic
+    /// operations per call, measured at 5% of create + subscribe + fulfil) buy nothing.
+    @inlinable
+    func withStorage<Result>(_ body: (FutureStorage<Value>) -> Result) -> Result {
+        Unmanaged.passUnretained(future.storage)._withUnsafeGuaranteedRef(body)
     }
 
     /// Cancels the future of a promise dropped unresolved (the rare path, kept out of deinit).
@@ -81,7 +89,7 @@ public final class Promise<Value> {
 
     /// Whether the future is resolved (a resolution still being written counts as pending).
     @inlinable
-    public var isResolved: Bool { future.storage.isResolved }
+    public var isResolved: Bool { withStorage { $0.isResolved } }
 
     /// Fulfils the future with `value`.
     ///
@@ -91,7 +99,7 @@ public final class Promise<Value> {
     @inlinable
     @discardableResult
     public func fulfil(with value: Value) -> Bool {
-        if future.storage.fulfil(with: value) { return true }
+        if withStorage({ $0.fulfil(with: value) }) { return true }
         reportRepeat(.fulfil)
         return false
     }
@@ -104,7 +112,7 @@ public final class Promise<Value> {
     @inlinable
     @discardableResult
     public func reject(with error: any Error) -> Bool {
-        if future.storage.fail(.rejected, error: error) { return true }
+        if withStorage({ $0.fail(.rejected, error: error) }) { return true }
         reportRepeat(.reject)
         return false
     }
@@ -117,7 +125,7 @@ public final class Promise<Value> {
     @inlinable
     @discardableResult
     public func cancel(withIndirectError indirectError: (any Error)? = nil) -> Bool {
-        if future.storage.fail(.cancelled, error: indirectError) { return true }
+        if withStorage({ $0.fail(.cancelled, error: indirectError) }) { return true }
         reportRepeat(.cancel)
         return false
     }
@@ -130,7 +138,7 @@ public final class Promise<Value> {
     @inlinable
     @discardableResult
     public func resolve(with outcome: Outcome<Value>) -> Bool {
-        if future.storage.resolve(with: outcome) { return true }
+        if withStorage({ $0.resolve(with: outcome) }) { return true }
         let attempt: RepeatedResolution.Attempt
         switch outcome {
         case .fulfilled: attempt = .fulfil
