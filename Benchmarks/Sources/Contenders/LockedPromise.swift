@@ -86,35 +86,35 @@ public final class QueuePromise: @unchecked Sendable {
     }
 }
 
-public enum MutexContender: Contender {
-    public static let name = "Mutex"
-    public static func make() -> MutexPromise { MutexPromise() }
-    public static func subscribeCounting(_ handle: MutexPromise) { handle.subscribe { _ in bench_count_add() } }
-    public static func subscribeForwarding(_ handle: MutexPromise, to next: MutexPromise) {
-        handle.subscribe { _ = next.fulfil($0) }
-    }
-    @discardableResult
-    public static func fulfil(_ handle: MutexPromise, with value: Int) -> Bool { handle.fulfil(value) }
+/// The lock-based promises, each the design of a library users pick instead of Petal.
+public protocol LockedPromise: AnyObject, Sendable {
+    /// The name in tables and plots.
+    static var contenderName: String { get }
+    init()
+    func subscribe(_ callback: @escaping @Sendable (Int) -> Void)
+    func fulfil(_ value: Int) -> Bool
 }
 
-public enum NSLockContender: Contender {
-    public static let name = "NSLock"
-    public static func make() -> NSLockPromise { NSLockPromise() }
-    public static func subscribeCounting(_ handle: NSLockPromise) { handle.subscribe { _ in bench_count_add() } }
-    public static func subscribeForwarding(_ handle: NSLockPromise, to next: NSLockPromise) {
-        handle.subscribe { _ = next.fulfil($0) }
-    }
-    @discardableResult
-    public static func fulfil(_ handle: NSLockPromise, with value: Int) -> Bool { handle.fulfil(value) }
+extension MutexPromise: LockedPromise {
+    public static let contenderName = "Mutex"
 }
 
-public enum QueueContender: Contender {
-    public static let name = "DispatchQueue"
-    public static func make() -> QueuePromise { QueuePromise() }
-    public static func subscribeCounting(_ handle: QueuePromise) { handle.subscribe { _ in bench_count_add() } }
-    public static func subscribeForwarding(_ handle: QueuePromise, to next: QueuePromise) {
+extension NSLockPromise: LockedPromise {
+    public static let contenderName = "NSLock"
+}
+
+extension QueuePromise: LockedPromise {
+    public static let contenderName = "DispatchQueue"
+}
+
+/// One adapter for every lock-based promise.
+public enum LockedContender<Promise: LockedPromise>: Contender {
+    public static var name: String { Promise.contenderName }
+    public static func make() -> Promise { Promise() }
+    public static func subscribeCounting(_ handle: Promise) { handle.subscribe { _ in bench_count_add() } }
+    public static func subscribeForwarding(_ handle: Promise, to next: Promise) {
         handle.subscribe { _ = next.fulfil($0) }
     }
     @discardableResult
-    public static func fulfil(_ handle: QueuePromise, with value: Int) -> Bool { handle.fulfil(value) }
+    public static func fulfil(_ handle: Promise, with value: Int) -> Bool { handle.fulfil(value) }
 }

@@ -39,9 +39,9 @@ public struct Entry: Sendable {
 public let contenders: [Entry] = [
     entry(PetalContender.self),
     entry(RawCoreContender.self),
-    entry(MutexContender.self),
-    entry(NSLockContender.self),
-    entry(QueueContender.self),
+    entry(LockedContender<MutexPromise>.self),
+    entry(LockedContender<NSLockPromise>.self),
+    entry(LockedContender<QueuePromise>.self),
     entry(NIOForeignContender.self),
     entry(NIOOnLoopContender.self),
     entry(ContinuationContender.self),
