@@ -55,7 +55,10 @@ final class Recorder<Event: Sendable>: @unchecked Sendable {
 
     func record(_ event: Event) { lock.withLock { storage.append(event) } }
 
-    var events: [Event] { lock.withLock { storage } }
+    /// A snapshot. `map` makes a new buffer while the lock is held: returning `storage` itself
+    /// shares its buffer with later appends, and an optimised build may read that buffer after
+    /// the lock is released while another thread appends in place (ThreadSanitizer caught it).
+    var events: [Event] { lock.withLock { storage.map { $0 } } }
 }
 
 /// A plain error to reject and cancel with.
