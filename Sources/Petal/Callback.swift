@@ -1,3 +1,5 @@
+import CPetal
+
 /// A subscriber's closure, stored exactly as the subscriber gave it.
 ///
 /// One case per observer kind, so that `whenFulfilled` keeps the user's `(Value) -> Void`
@@ -12,6 +14,15 @@ enum Callback<Value> {
     case rejected(@Sendable (any Error) -> Void)
     case cancelled(@Sendable ((any Error)?) -> Void)
     case anyError(@Sendable (any Error) -> Void)
+    /// A chained future, which receives the outcome itself (see ``StepStorage``): the step's
+    /// closure lives inside the chained future, so chaining costs no closure of ours.
+    case step(any UpstreamObserver<Value>)
+    /// A future that mirrors this one exactly (the future a chaining closure returned is the
+    /// chained future's own work).
+    case forward(FutureStorage<Value>)
+    /// A promise resolved from this future (`Promise.resolve(from:)`); holding the promise keeps
+    /// it from being abandoned while the source is pending, and repeats are reported as usual.
+    case promise(Promise<Value>)
 
     /// Calls the closure if `storage`'s outcome (of `kind`, already published) is one it
     /// observes, reading only what the closure takes: no `Outcome` is built on this path.
@@ -28,6 +39,12 @@ enum Callback<Value> {
             if kind == .cancelled { body(storage.error.pointee) }
         case .anyError(let body):
             if kind != .fulfilled, let error = storage.error.pointee { body(error) }
+        case .step(let observer):
+            observer.receive(from: storage, kind: kind)
+        case .forward(let target):
+            target.resolve(copying: storage, kind: kind)
+        case .promise(let promise):
+            promise.resolve(with: storage.outcome(kind: kind))
         }
     }
 
@@ -46,6 +63,15 @@ enum Callback<Value> {
         case (.anyError(let body), .rejected(let error)),
             (.anyError(let body), .cancelled(indirectError: .some(let error))):
             body(error)
+        case (.step(let observer), _):
+            // Steps handle their context themselves and are never handed to one; this stays
+            // correct anyway, at the price of a resolved copy.
+            let source = FutureStorage<Value>.makeResolved(outcome)
+            observer.receive(from: source, kind: OutcomeKind(resolvedWord: petal_cell_load(source.cell)))
+        case (.forward(let target), _):
+            _ = target.resolve(with: outcome)
+        case (.promise(let promise), _):
+            promise.resolve(with: outcome)
         default:
             break
         }

@@ -50,8 +50,12 @@ struct FutureHeader<Value> {
 /// or ordered by the cell protocol (see `petal.h`): the outcome is written by the one claimer
 /// before its publish, the slot by the one reserver before its release commit, and both are read
 /// only after an acquire of the word.
+///
+/// Not final: a chained future is a subclass (``StepStorage``) that keeps its step in extra tail
+/// space after the value, so a chain step is one allocation. Every member is `final` so calls
+/// stay direct.
 @usableFromInline
-final class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
+class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
 
     /// A pending storage with no waiters.
     @inlinable
@@ -102,7 +106,7 @@ final class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
 
     /// The header's address.
     @inlinable
-    var headerAddress: UnsafeMutableRawPointer {
+    final var headerAddress: UnsafeMutableRawPointer {
         withUnsafeMutablePointerToHeader { UnsafeMutableRawPointer($0) }
     }
 
@@ -118,19 +122,19 @@ final class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
 
     /// The C cell, first in the header.
     @inlinable
-    var cell: UnsafeMutablePointer<petal_cell> {
+    final var cell: UnsafeMutablePointer<petal_cell> {
         headerAddress.assumingMemoryBound(to: petal_cell.self)
     }
 
     /// The rejection error or the cancellation's indirect error.
     @inlinable
-    var error: UnsafeMutablePointer<(any Error)?> {
+    final var error: UnsafeMutablePointer<(any Error)?> {
         (headerAddress + Self.errorOffset).assumingMemoryBound(to: (any Error)?.self)
     }
 
     /// The inline slot for the first subscriber's callback.
     @inlinable
-    var slot: UnsafeMutablePointer<Callback<Value>?> {
+    final var slot: UnsafeMutablePointer<Callback<Value>?> {
         (headerAddress + Self.slotOffset).assumingMemoryBound(to: Callback<Value>?.self)
     }
 
@@ -146,13 +150,13 @@ final class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
 
     /// The value; call only after an acquire load of the word saw it fulfilled.
     @inlinable
-    var value: Value {
+    final var value: Value {
         withUnsafeMutablePointerToElements { $0.pointee }
     }
 
     /// The outcome; call only after an acquire load of the word saw it resolved with `kind`.
     @inlinable
-    func outcome(kind: OutcomeKind) -> Outcome<Value> {
+    final func outcome(kind: OutcomeKind) -> Outcome<Value> {
         switch kind {
         case .fulfilled:
             return .fulfilled(withUnsafeMutablePointerToElements { $0.pointee })
@@ -165,14 +169,14 @@ final class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
 
     /// The outcome, or `nil` while pending (including while a resolver is writing it).
     @inlinable
-    func peek() -> Outcome<Value>? {
+    final func peek() -> Outcome<Value>? {
         let word = petal_cell_load(cell)
         guard petal_word_has_outcome(word) != 0 else { return nil }
         return outcome(kind: OutcomeKind(resolvedWord: word))
     }
 
     @inlinable
-    var isResolved: Bool {
+    final var isResolved: Bool {
         petal_word_has_outcome(petal_cell_load(cell)) != 0
     }
 
@@ -181,7 +185,7 @@ final class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
     /// Registers `callback`; it runs once, after resolution, in subscription order. The first
     /// subscriber takes the inline slot (no allocation); later ones allocate a node.
     @inlinable
-    func subscribe(_ callback: Callback<Value>) {
+    final func subscribe(_ callback: Callback<Value>) {
         var seen: petal_word = 0
         if petal_cell_reserve_slot(cell, &seen) != 0 {
             slot.pointee = callback
@@ -196,7 +200,7 @@ final class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
 
     /// Subscribes with a node, or runs the callback at once if the cell is RESOLVED.
     @inlinable
-    func subscribeWithNode(_ callback: Callback<Value>, seen: petal_word) {
+    final func subscribeWithNode(_ callback: Callback<Value>, seen: petal_word) {
         var seen = seen
         if petal_word_is_resolved(seen) != 0 {
             runResolved(callback, word: seen)
@@ -211,7 +215,7 @@ final class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
 
     /// Runs a callback for an already resolved word, through the trampoline.
     @inlinable
-    func runResolved(_ callback: Callback<Value>, word: petal_word) {
+    final func runResolved(_ callback: Callback<Value>, word: petal_word) {
         let kind = OutcomeKind(resolvedWord: word)
         if petal_trampoline_enter() != 0 {
             callback.invoke(from: self, kind: kind)
@@ -223,7 +227,7 @@ final class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
 
     @usableFromInline
     @inline(never)
-    func runResolvedLater(_ callback: Callback<Value>, kind: OutcomeKind) {
+    final func runResolvedLater(_ callback: Callback<Value>, kind: OutcomeKind) {
         Trampoline.deferToOutermostFrame { callback.invoke(from: self, kind: kind) }
     }
 
@@ -231,7 +235,8 @@ final class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
 
     /// Fulfils with `value` unless already resolved (or being resolved); returns whether it did.
     @inlinable
-    func fulfil(with value: Value) -> Bool {
+    @discardableResult
+    final func fulfil(with value: Value) -> Bool {
         guard petal_cell_claim(cell) != 0 else { return false }
         withUnsafeMutablePointerToElements { $0.initialize(to: value) }
         publish(.fulfilled)
@@ -240,7 +245,8 @@ final class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
 
     /// Rejects or cancels with `error` unless already resolved; returns whether it did.
     @inlinable
-    func fail(_ kind: OutcomeKind, error: (any Error)?) -> Bool {
+    @discardableResult
+    final func fail(_ kind: OutcomeKind, error: (any Error)?) -> Bool {
         guard petal_cell_claim(cell) != 0 else { return false }
         self.error.pointee = error
         publish(kind)
@@ -249,7 +255,8 @@ final class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
 
     /// Resolves with `outcome` unless already resolved; returns whether it did.
     @inlinable
-    func resolve(with outcome: Outcome<Value>) -> Bool {
+    @discardableResult
+    final func resolve(with outcome: Outcome<Value>) -> Bool {
         switch outcome {
         case .fulfilled(let value): return fulfil(with: value)
         case .rejected(let error): return fail(.rejected, error: error)
@@ -257,9 +264,50 @@ final class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
         }
     }
 
+    /// Resolves with the outcome `source` published with `kind`: a mirror, for a future whose
+    /// own work is `source` (a future returned by a chaining closure, or a promise resolved from
+    /// another future). Call only after an acquire load saw `source` resolved.
+    @inlinable
+    @discardableResult
+    final func resolve(copying source: FutureStorage<Value>, kind: OutcomeKind) -> Bool {
+        switch kind {
+        case .fulfilled: return fulfil(with: source.value)
+        case .rejected, .cancelled: return fail(kind, error: source.error.pointee)
+        }
+    }
+
+    /// Cancels because `upstream` failed (rejected or cancelled): the one failure rule, which
+    /// carries the upstream's error, or its indirect error, down as this future's indirect error.
+    @inlinable
+    @discardableResult
+    final func cancel<Upstream>(following upstream: FutureStorage<Upstream>) -> Bool {
+        fail(.cancelled, error: upstream.error.pointee)
+    }
+
+    /// Resolves as the one failure rule says a step that does nothing with `upstream`'s outcome
+    /// must: fulfilled with its value, or cancelled with its error as the indirect error.
+    @inlinable
+    @discardableResult
+    final func resolve(passingOn upstream: FutureStorage<Value>, kind: OutcomeKind) -> Bool {
+        kind == .fulfilled ? fulfil(with: upstream.value) : cancel(following: upstream)
+    }
+
+    /// Fulfils with what `work` returns, or rejects with what it throws: this future's own work.
+    @inlinable
+    @discardableResult
+    final func settle(_ work: () throws -> Value) -> Bool {
+        let value: Value
+        do {
+            value = try work()
+        } catch {
+            return fail(.rejected, error: error)
+        }
+        return fulfil(with: value)
+    }
+
     /// Publishes after a won claim, then runs the waiters it took, stack-safely.
     @inlinable
-    func publish(_ kind: OutcomeKind) {
+    final func publish(_ kind: OutcomeKind) {
         let taken = petal_cell_publish(cell, kind.rawValue)
         // Nobody subscribed: the cell is RESOLVED already and there is nothing to run.
         if petal_word_has_waiters(taken) == 0 { return }
@@ -273,7 +321,7 @@ final class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
 
     @usableFromInline
     @inline(never)
-    func runWaitersLater(_ taken: petal_word, kind: OutcomeKind) {
+    final func runWaitersLater(_ taken: petal_word, kind: OutcomeKind) {
         Trampoline.deferToOutermostFrame { self.runWaiters(taken, kind: kind) }
     }
 
@@ -281,7 +329,7 @@ final class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
     /// then the list reversed, then whatever subscribed while those ran, until the cell is
     /// RESOLVED.
     @inlinable
-    func runWaiters(_ taken: petal_word, kind: OutcomeKind) {
+    final func runWaiters(_ taken: petal_word, kind: OutcomeKind) {
         if petal_word_slot_ready(taken) != 0 {
             slot.pointee.take().unsafelyUnwrapped.invoke(from: self, kind: kind)
         }
@@ -293,7 +341,7 @@ final class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
 
     /// Runs an in-order list of callback nodes, freeing each as its callback is taken.
     @inlinable
-    func run(_ list: UnsafeMutablePointer<petal_node>, kind: OutcomeKind) {
+    final func run(_ list: UnsafeMutablePointer<petal_node>, kind: OutcomeKind) {
         var next: UnsafeMutablePointer<petal_node>? = list
         while let node = next {
             next = node.pointee.next  // before the node is freed

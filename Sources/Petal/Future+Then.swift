@@ -1,0 +1,92 @@
+/// `then`: the next piece of work, run with the value when the receiver is fulfilled.
+///
+/// Both forms follow the one failure rule (see <doc:Chaining>): the returned future is rejected
+/// when this step's own work fails (its closure throws, or the future it returned is rejected),
+/// and cancelled, with the receiver's error as its indirect error, when the receiver is rejected
+/// or cancelled; the closure then never runs.
+extension Future {
+    /// Transforms the value with `body` once the receiver is fulfilled.
+    ///
+    /// - Where and when: `body` runs once on `context`, after the receiver is fulfilled (with
+    ///   `.inline`, on the thread that fulfils it, or on this thread before `then` returns if it
+    ///   is already fulfilled).
+    /// - Returns: a future that is fulfilled with what `body` returns; rejected with what `body`
+    ///   throws; cancelled, with the receiver's rejection error or indirect error as its
+    ///   indirect error, when the receiver is rejected or cancelled (and `body` never runs).
+    ///
+    /// A step costs one allocation, the returned future, which also holds `body` until it runs.
+    @inlinable
+    public func then<Output, Context: ExecutionContext>(
+        on context: Context = .inline, _ body: @escaping @Sendable (Value) throws -> Output
+    ) -> Future<Output> {
+        storage.chain(ThenStep(context: context, body: body))
+    }
+
+    /// Continues with the future `body` returns once the receiver is fulfilled.
+    ///
+    /// - Where and when: `body` runs once on `context`, after the receiver is fulfilled (with
+    ///   `.inline`, on the thread that fulfils it, or on this thread before `then` returns if it
+    ///   is already fulfilled).
+    /// - Returns: a future that resolves exactly as the future `body` returns (fulfilled,
+    ///   rejected or cancelled alike: that future is this step's own work); rejected with what
+    ///   `body` throws; cancelled, with the receiver's error as its indirect error, when the
+    ///   receiver is rejected or cancelled (and `body` never runs).
+    @inlinable
+    public func then<Output, Context: ExecutionContext>(
+        on context: Context = .inline, _ body: @escaping @Sendable (Value) throws -> Future<Output>
+    ) -> Future<Output> {
+        storage.chain(ThenFutureStep(context: context, body: body))
+    }
+}
+
+/// The step of the value-returning `then`.
+@usableFromInline
+struct ThenStep<Input, Output, Context: ExecutionContext>: ChainStep {
+    @usableFromInline
+    let context: Context
+    @usableFromInline
+    let body: @Sendable (Input) throws -> Output
+
+    @inlinable
+    init(context: Context, body: @escaping @Sendable (Input) throws -> Output) {
+        self.context = context
+        self.body = body
+    }
+
+    @inlinable
+    func run(upstream: FutureStorage<Input>, kind: OutcomeKind, downstream: FutureStorage<Output>) {
+        guard kind == .fulfilled else {
+            downstream.cancel(following: upstream)
+            return
+        }
+        downstream.settle { try body(upstream.value) }
+    }
+}
+
+/// The step of the future-returning `then`.
+@usableFromInline
+struct ThenFutureStep<Input, Output, Context: ExecutionContext>: ChainStep {
+    @usableFromInline
+    let context: Context
+    @usableFromInline
+    let body: @Sendable (Input) throws -> Future<Output>
+
+    @inlinable
+    init(context: Context, body: @escaping @Sendable (Input) throws -> Future<Output>) {
+        self.context = context
+        self.body = body
+    }
+
+    @inlinable
+    func run(upstream: FutureStorage<Input>, kind: OutcomeKind, downstream: FutureStorage<Output>) {
+        guard kind == .fulfilled else {
+            downstream.cancel(following: upstream)
+            return
+        }
+        do {
+            try body(upstream.value).storage.subscribe(.forward(downstream))
+        } catch {
+            downstream.fail(.rejected, error: error)
+        }
+    }
+}

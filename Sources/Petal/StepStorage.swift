@@ -1,0 +1,122 @@
+import CPetal
+
+/// Something that receives a future's outcome directly, without a closure: a chained future.
+///
+/// Stored in the upstream's waiter list as ``Callback/step(_:)``. It exists so that a chain step
+/// costs one allocation (the chained future, which carries the step's closure inside it) instead
+/// of two (the future, plus a closure of ours capturing the future and the user's closure).
+@usableFromInline
+protocol UpstreamObserver<Input>: AnyObject {
+    associatedtype Input
+
+    /// Called exactly once, on the thread that delivers the upstream's outcome, after an acquire
+    /// load saw `upstream` resolved with `kind`.
+    func receive(from upstream: FutureStorage<Input>, kind: OutcomeKind)
+}
+
+/// The work of one chaining method (`then`, `recover`, `always`, ...): what to do with the
+/// upstream's outcome, and on which context to do it.
+///
+/// Each chaining family is one small conforming struct holding the user's closure as given.
+@usableFromInline
+protocol ChainStep: SendableMetatype {
+    associatedtype Input
+    associatedtype Output
+    associatedtype Context: ExecutionContext
+
+    /// Where ``run(upstream:kind:downstream:)`` runs.
+    var context: Context { get }
+
+    /// Resolves `downstream` (now, or later through a future the step's closure returned) from
+    /// the outcome `upstream` published with `kind`. Runs once, on ``context``.
+    func run(upstream: FutureStorage<Input>, kind: OutcomeKind, downstream: FutureStorage<Output>)
+}
+
+/// A chained future: a ``FutureStorage`` whose tail holds, after the value, the step that will
+/// resolve it.
+///
+/// The step is written once at creation, moved out once by the delivering thread (so the
+/// user's closure and its captures are released as soon as it has run), and otherwise destroyed
+/// by the deinit; a `ManagedBuffer` subclass cannot have stored properties, hence the tail.
+/// The upstream holds the chained future (in its slot or a node) until it delivers, and nothing
+/// holds the upstream, so delivered links of a chain are freed at once and a chain nobody holds
+/// lives exactly as long as its producer.
+@usableFromInline
+final class StepStorage<Step: ChainStep>: FutureStorage<Step.Output>, UpstreamObserver {
+    @usableFromInline
+    typealias Input = Step.Input
+
+    /// A pending chained future that will run `step`.
+    @inlinable
+    static func make(_ step: Step) -> StepStorage<Step> {
+        checkLayout()
+        let storage = unsafeDowncast(
+            create(minimumCapacity: tailCapacity) { _ in FutureHeader(word: PETAL_PHASE_PENDING, error: nil) },
+            to: StepStorage<Step>.self
+        )
+        storage.step.initialize(to: step)
+        return storage
+    }
+
+    /// Tail elements (of the value's stride) that hold the value, the padding to align the
+    /// step, and the step. The tail's own alignment is only the value's, so the padding allows
+    /// for the worst case.
+    @inlinable
+    static var tailCapacity: Int {
+        let valueStride = MemoryLayout<Step.Output>.stride
+        let padding = max(0, MemoryLayout<Step?>.alignment - MemoryLayout<Step.Output>.alignment)
+        let bytes = valueStride + padding + MemoryLayout<Step?>.size
+        return (bytes + valueStride - 1) / valueStride
+    }
+
+    /// The step's place in the tail: after the value, aligned.
+    @inlinable
+    var step: UnsafeMutablePointer<Step?> {
+        withUnsafeMutablePointerToElements { elements in
+            let end = Int(bitPattern: UnsafeMutableRawPointer(elements + 1))
+            let aligned = end.roundedUp(to: MemoryLayout<Step?>.alignment)
+            return UnsafeMutableRawPointer(bitPattern: aligned).unsafelyUnwrapped.assumingMemoryBound(to: Step?.self)
+        }
+    }
+
+    deinit {
+        // Whatever is left: nil once the step ran, or the step of a link that never received
+        // an outcome (its upstream was freed while pending, which only an unresolvable upstream
+        // allows). Runs before the superclass deinit, while the tail is intact.
+        step.deinitialize(count: 1)
+    }
+
+    @inlinable
+    func receive(from upstream: FutureStorage<Step.Input>, kind: OutcomeKind) {
+        // Moved out first: the delivery happens once, and the closure's captures must not
+        // outlive it.
+        let work = step.pointee.take().unsafelyUnwrapped
+        if Step.Context.self == InlineExecutionContext.self {
+            work.run(upstream: upstream, kind: kind, downstream: self)
+        } else {
+            hop(work, upstream: upstream, kind: kind)
+        }
+    }
+
+    /// Hands the step to its context. Everything captured is confined to that one run: the
+    /// upstream is resolved (immutable), and only the step resolves this future.
+    @usableFromInline
+    @inline(never)
+    func hop(_ work: Step, upstream: FutureStorage<Step.Input>, kind: OutcomeKind) {
+        let handOff = UncheckedSendableBox((work, upstream, kind, self))
+        work.context.execute {
+            let (work, upstream, kind, downstream) = handOff.value
+            work.run(upstream: upstream, kind: kind, downstream: downstream)
+        }
+    }
+}
+
+extension FutureStorage {
+    /// Chains `step` onto this future and returns the chained future.
+    @inlinable
+    func chain<Step: ChainStep>(_ step: Step) -> Future<Step.Output> where Step.Input == Value {
+        let downstream = StepStorage.make(step)
+        subscribe(.step(downstream))
+        return Future(storage: downstream)
+    }
+}
