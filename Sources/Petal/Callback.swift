@@ -14,9 +14,10 @@ enum Callback<Value> {
     case rejected(@Sendable (any Error) -> Void)
     case cancelled(@Sendable ((any Error)?) -> Void)
     case anyError(@Sendable (any Error) -> Void)
-    /// A chained future, which receives the outcome itself (see ``StepStorage``): the step's
-    /// closure lives inside the chained future, so chaining costs no closure of ours.
-    case step(any UpstreamObserver<Value>)
+    /// A chained future receiving the outcome (see ``StepStorage``). The closure captures only
+    /// the chained future, which the compiler then uses as the closure's context (no box), and
+    /// it is formed where the step's types are concrete, so delivery runs specialised code.
+    case step((FutureStorage<Value>, OutcomeKind) -> Void)
     /// A future that mirrors this one exactly (the future a chaining closure returned is the
     /// chained future's own work).
     case forward(FutureStorage<Value>)
@@ -39,8 +40,8 @@ enum Callback<Value> {
             if kind == .cancelled { body(storage.error.pointee) }
         case .anyError(let body):
             if kind != .fulfilled, let error = storage.error.pointee { body(error) }
-        case .step(let observer):
-            observer.receive(from: storage, kind: kind)
+        case .step(let receive):
+            receive(storage, kind)
         case .forward(let target):
             target.resolve(copying: storage, kind: kind)
         case .promise(let promise):
@@ -63,11 +64,11 @@ enum Callback<Value> {
         case (.anyError(let body), .rejected(let error)),
             (.anyError(let body), .cancelled(indirectError: .some(let error))):
             body(error)
-        case (.step(let observer), _):
+        case (.step(let receive), _):
             // Steps handle their context themselves and are never handed to one; this stays
             // correct anyway, at the price of a resolved copy.
             let source = FutureStorage<Value>.makeResolved(outcome)
-            observer.receive(from: source, kind: OutcomeKind(resolvedWord: petal_cell_load(source.cell)))
+            receive(source, OutcomeKind(resolvedWord: petal_cell_load(source.cell)))
         case (.forward(let target), _):
             _ = target.resolve(with: outcome)
         case (.promise(let promise), _):

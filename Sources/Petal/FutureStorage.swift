@@ -29,12 +29,19 @@ struct FutureHeader<Value> {
     /// reserved the slot before its release commit; taken by whoever runs it.
     @usableFromInline
     var slot: Callback<Value>?
+    /// Whether a chained future still holds its step (see ``StepStorage``). It fits in the
+    /// header's padding, and sits at an offset that does not depend on `Value`, so the generic
+    /// (unspecialised) deinit reads it without a metadata look-up. Written before the storage
+    /// is shared and by the one delivering thread; read by the deinit, after the last release.
+    @usableFromInline
+    var holdsStep: Bool
 
     @inlinable
-    init(word: petal_word, error: (any Error)?) {
+    init(word: petal_word, error: (any Error)?, holdsStep: Bool = false) {
         cell = petal_cell(word: word)
         self.error = error
         slot = nil
+        self.holdsStep = holdsStep
     }
 }
 
@@ -91,6 +98,9 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
 
     deinit {
         // Acquire: the fulfilment that initialised the value happens before its destruction.
+        // A trivial value needs no destruction, and checking costs this generic code no
+        // metadata look-up, unlike the destruction.
+        guard !_isPOD(Value.self) else { return }
         let word = petal_cell_load(cell)
         if petal_word_has_outcome(word) != 0, OutcomeKind(resolvedWord: word) == .fulfilled {
             _ = withUnsafeMutablePointerToElements { $0.deinitialize(count: 1) }
@@ -115,9 +125,19 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
         MemoryLayout<petal_cell>.size.roundedUp(to: MemoryLayout<(any Error)?>.alignment)
     }
 
+    // The callback's layout does not depend on `Value` (every case holds a closure or a
+    // reference), so a fixed instance stands in for it: generic code then needs no metadata.
+    @usableFromInline
+    typealias CallbackLayout = Callback<Never>?
+
     @inlinable
     static var slotOffset: Int {
-        (errorOffset + MemoryLayout<(any Error)?>.size).roundedUp(to: MemoryLayout<Callback<Value>?>.alignment)
+        (errorOffset + MemoryLayout<(any Error)?>.size).roundedUp(to: MemoryLayout<CallbackLayout>.alignment)
+    }
+
+    @inlinable
+    static var holdsStepOffset: Int {
+        slotOffset + MemoryLayout<CallbackLayout>.size
     }
 
     /// The C cell, first in the header.
@@ -138,12 +158,20 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
         (headerAddress + Self.slotOffset).assumingMemoryBound(to: Callback<Value>?.self)
     }
 
+    /// Whether a chained future still holds its step.
+    @inlinable
+    final var holdsStep: UnsafeMutablePointer<Bool> {
+        (headerAddress + Self.holdsStepOffset).assumingMemoryBound(to: Bool.self)
+    }
+
     /// Debug builds: the computed offsets are the compiler's.
     @inlinable
     static func checkLayout() {
         assert(MemoryLayout<FutureHeader<Value>>.offset(of: \.cell) == 0)
         assert(MemoryLayout<FutureHeader<Value>>.offset(of: \.error) == errorOffset)
         assert(MemoryLayout<FutureHeader<Value>>.offset(of: \.slot) == slotOffset)
+        assert(MemoryLayout<FutureHeader<Value>>.offset(of: \.holdsStep) == holdsStepOffset)
+        assert(MemoryLayout<Callback<Value>?>.size == MemoryLayout<CallbackLayout>.size)
     }
 
     // MARK: Reading
@@ -225,7 +253,9 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
         }
     }
 
-    @usableFromInline
+    // Inlinable (though never inlined) so that it is specialised with its caller: the
+    // deferred waiters then run specialised code too.
+    @inlinable
     @inline(never)
     final func runResolvedLater(_ callback: Callback<Value>, kind: OutcomeKind) {
         Trampoline.deferToOutermostFrame { callback.invoke(from: self, kind: kind) }
@@ -319,7 +349,9 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
         }
     }
 
-    @usableFromInline
+    // Inlinable (though never inlined) so that it is specialised with its caller: the
+    // deferred waiters then run specialised code too.
+    @inlinable
     @inline(never)
     final func runWaitersLater(_ taken: petal_word, kind: OutcomeKind) {
         Trampoline.deferToOutermostFrame { self.runWaiters(taken, kind: kind) }

@@ -1,19 +1,5 @@
 import CPetal
 
-/// Something that receives a future's outcome directly, without a closure: a chained future.
-///
-/// Stored in the upstream's waiter list as ``Callback/step(_:)``. It exists so that a chain step
-/// costs one allocation (the chained future, which carries the step's closure inside it) instead
-/// of two (the future, plus a closure of ours capturing the future and the user's closure).
-@usableFromInline
-protocol UpstreamObserver<Input>: AnyObject {
-    associatedtype Input
-
-    /// Called exactly once, on the thread that delivers the upstream's outcome, after an acquire
-    /// load saw `upstream` resolved with `kind`.
-    func receive(from upstream: FutureStorage<Input>, kind: OutcomeKind)
-}
-
 /// The work of one chaining method (`then`, `recover`, `always`, ...): what to do with the
 /// upstream's outcome, and on which context to do it.
 ///
@@ -42,16 +28,15 @@ protocol ChainStep: SendableMetatype {
 /// holds the upstream, so delivered links of a chain are freed at once and a chain nobody holds
 /// lives exactly as long as its producer.
 @usableFromInline
-final class StepStorage<Step: ChainStep>: FutureStorage<Step.Output>, UpstreamObserver {
-    @usableFromInline
-    typealias Input = Step.Input
-
+final class StepStorage<Step: ChainStep>: FutureStorage<Step.Output> {
     /// A pending chained future that will run `step`.
     @inlinable
     static func make(_ step: Step) -> StepStorage<Step> {
         checkLayout()
         let storage = unsafeDowncast(
-            create(minimumCapacity: tailCapacity) { _ in FutureHeader(word: PETAL_PHASE_PENDING, error: nil) },
+            create(minimumCapacity: tailCapacity) { _ in
+                FutureHeader(word: PETAL_PHASE_PENDING, error: nil, holdsStep: true)
+            },
             to: StepStorage<Step>.self
         )
         storage.step.initialize(to: step)
@@ -64,33 +49,37 @@ final class StepStorage<Step: ChainStep>: FutureStorage<Step.Output>, UpstreamOb
     @inlinable
     static var tailCapacity: Int {
         let valueStride = MemoryLayout<Step.Output>.stride
-        let padding = max(0, MemoryLayout<Step?>.alignment - MemoryLayout<Step.Output>.alignment)
-        let bytes = valueStride + padding + MemoryLayout<Step?>.size
+        let padding = max(0, MemoryLayout<Step>.alignment - MemoryLayout<Step.Output>.alignment)
+        let bytes = valueStride + padding + MemoryLayout<Step>.size
         return (bytes + valueStride - 1) / valueStride
     }
 
     /// The step's place in the tail: after the value, aligned.
     @inlinable
-    var step: UnsafeMutablePointer<Step?> {
+    var step: UnsafeMutablePointer<Step> {
         withUnsafeMutablePointerToElements { elements in
             let end = Int(bitPattern: UnsafeMutableRawPointer(elements + 1))
-            let aligned = end.roundedUp(to: MemoryLayout<Step?>.alignment)
-            return UnsafeMutableRawPointer(bitPattern: aligned).unsafelyUnwrapped.assumingMemoryBound(to: Step?.self)
+            let aligned = end.roundedUp(to: MemoryLayout<Step>.alignment)
+            return UnsafeMutableRawPointer(bitPattern: aligned).unsafelyUnwrapped.assumingMemoryBound(to: Step.self)
         }
     }
 
     deinit {
-        // Whatever is left: nil once the step ran, or the step of a link that never received
-        // an outcome (its upstream was freed while pending, which only an unresolvable upstream
-        // allows). Runs before the superclass deinit, while the tail is intact.
-        step.deinitialize(count: 1)
+        // The step of a link that never received an outcome (its upstream was freed while
+        // pending, which only an upstream nobody can resolve allows). The flag spares the
+        // common case this generic code's metadata look-ups. Runs before the superclass
+        // deinit, while the tail is intact.
+        if holdsStep.pointee { step.deinitialize(count: 1) }
     }
 
+    /// Runs the step with the upstream's outcome: called exactly once, on the thread that
+    /// delivers it, after an acquire load saw `upstream` resolved with `kind`.
     @inlinable
     func receive(from upstream: FutureStorage<Step.Input>, kind: OutcomeKind) {
         // Moved out first: the delivery happens once, and the closure's captures must not
         // outlive it.
-        let work = step.pointee.take().unsafelyUnwrapped
+        let work = step.move()
+        holdsStep.pointee = false
         if Step.Context.self == InlineExecutionContext.self {
             work.run(upstream: upstream, kind: kind, downstream: self)
         } else {
@@ -99,8 +88,9 @@ final class StepStorage<Step: ChainStep>: FutureStorage<Step.Output>, UpstreamOb
     }
 
     /// Hands the step to its context. Everything captured is confined to that one run: the
-    /// upstream is resolved (immutable), and only the step resolves this future.
-    @usableFromInline
+    /// upstream is resolved (immutable), and only the step resolves this future. Inlinable
+    /// (never inlined) so that it is specialised with its caller.
+    @inlinable
     @inline(never)
     func hop(_ work: Step, upstream: FutureStorage<Step.Input>, kind: OutcomeKind) {
         let handOff = UncheckedSendableBox((work, upstream, kind, self))
@@ -116,7 +106,8 @@ extension FutureStorage {
     @inlinable
     func chain<Step: ChainStep>(_ step: Step) -> Future<Step.Output> where Step.Input == Value {
         let downstream = StepStorage.make(step)
-        subscribe(.step(downstream))
+        // Captures nothing but the chained future: the closure needs no allocation of its own.
+        subscribe(.step { upstream, kind in downstream.receive(from: upstream, kind: kind) })
         return Future(storage: downstream)
     }
 }

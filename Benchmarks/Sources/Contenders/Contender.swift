@@ -35,6 +35,11 @@ public protocol Contender: SendableMetatype {
     /// Lets the handle escape, as a promise handed to another thread does, so the optimiser
     /// cannot keep it on the stack for some contenders and not others.
     static func escape(_ handle: Handle)
+    /// Chains `links` steps onto a new promise, counts once at the tail, and fulfils the head
+    /// with `value`. Contenders with a chaining API use it (Petal's `then`, NIO's `map`, each
+    /// step adding one and the tail counting only the right total); the default chains
+    /// callbacks that each fulfil the next promise, which is how the others' users chain.
+    static func runChain(links: Int, value: Int)
 }
 
 extension Contender {
@@ -44,6 +49,14 @@ extension Contender {
     public static func settle(_ handle: Handle, subscriptions: Int) {}
     public static func perform(_ job: @escaping @Sendable () -> Void) { job() }
     public static var onlyWholeJobsOnOneThread: Bool { false }
+
+    public static func runChain(links: Int, value: Int) {
+        let chain = (0...links).map { _ in make() }
+        for link in 0..<links { subscribeForwarding(chain[link], to: chain[link + 1]) }
+        subscribeCounting(chain[links])
+        fulfil(chain[0], with: value)
+        if !deliversAsynchronously { chain.forEach(release) }
+    }
 }
 
 extension Contender where Handle: AnyObject {

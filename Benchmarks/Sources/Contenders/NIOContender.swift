@@ -36,6 +36,21 @@ public enum NIOForeignContender: Contender {
         handle.succeed(value)
         return true
     }
+
+    /// `map` steps, NIO's `then`: from a foreign thread each one hops to the loop to subscribe.
+    public static func runChain(links: Int, value: Int) {
+        nioChain(links: links, value: value)
+    }
+}
+
+/// A chain of NIO `map` steps, counted at the tail if the total is right.
+func nioChain(links: Int, value: Int) {
+    let head = NIOForeignContender.make()
+    var tail = head.futureResult
+    for _ in 0..<links { tail = tail.map { $0 + 1 } }
+    let expected = value + links
+    tail.whenSuccess { if $0 == expected { bench_count_add() } }
+    head.succeed(value)
 }
 
 /// swift-nio's `EventLoopPromise` with all work on its own loop, where NIO is at its best: each
@@ -62,6 +77,7 @@ public enum NIOOnLoopContender: Contender {
         NIOForeignContender.fulfil(handle, with: value)
     }
     public static func escape(_ handle: EventLoopPromise<Int>) { NIOForeignContender.escape(handle) }
+    public static func runChain(links: Int, value: Int) { nioChain(links: links, value: value) }
 }
 
 /// Runs `job` on the benchmark's event loop and waits for it; a loop that cannot run work ends the

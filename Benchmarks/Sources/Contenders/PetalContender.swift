@@ -30,4 +30,15 @@ public enum PetalContender: Contender {
     public static func fulfil(_ handle: Promise<Int>, with value: Int) -> Bool {
         handle.fulfil(with: value)
     }
+
+    /// `then` steps: one allocation each, the chained future holding the closure.
+    @inlinable
+    public static func runChain(links: Int, value: Int) {
+        let head = Promise<Int>()
+        var tail = head.future
+        for _ in 0..<links { tail = tail.then { $0 + 1 } }
+        let expected = value + links
+        tail.whenFulfilled { if $0 == expected { bench_count_add() } }
+        head.fulfil(with: value)
+    }
 }

@@ -21,7 +21,8 @@ public enum Workload: String, CaseIterable, Sendable {
     case privatePairs = "producer/consumer pairs"
     /// Two threads hand a value back and forth through promises: latency, not throughput.
     case pingPong = "ping-pong"
-    /// Chains of callbacks that each fulfil the next promise.
+    /// Chains of K steps: `then`-like steps where the contender has them, otherwise callbacks
+    /// that each fulfil the next promise.
     case chain1 = "chain K=1"
     case chain4 = "chain K=4"
     case chain100 = "chain K=100"
@@ -317,13 +318,7 @@ extension Workload {
             return Round(operations: links * chainsPerThread * threads) {
                 Delivered.reset()
                 pool.run { _ in
-                    for _ in 0..<chainsPerThread {
-                        let chain = (0...links).map { _ in C.make() }
-                        for link in 0..<links { C.subscribeForwarding(chain[link], to: chain[link + 1]) }
-                        C.subscribeCounting(chain[links])
-                        C.fulfil(chain[0], with: 7)
-                        if !C.deliversAsynchronously { chain.forEach(C.release) }
-                    }
+                    for _ in 0..<chainsPerThread { C.runChain(links: links, value: 7) }
                 }
                 awaitDelivered(C.self, chainsPerThread * threads)
             }
