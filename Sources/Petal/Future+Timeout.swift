@@ -26,7 +26,8 @@ extension Future {
     /// Where callbacks run: the returned future is resolved on `context`. With `.inline` (the
     /// default) that is the thread that resolves this future, or, when the deadline passes
     /// first, Petal's timer thread; the returned future's inline callbacks then run there, so
-    /// keep them short (or pass a queue) to keep the timer thread free for other deadlines.
+    /// keep them short (or pass a queue) to keep the timer thread free for other deadlines, and
+    /// never block in them on another timeout: the timer thread would be waiting for itself.
     ///
     /// - Parameters:
     ///   - duration: How long this future may stay pending, from now, measured on
@@ -59,7 +60,8 @@ extension Future {
     /// Where callbacks run: the returned future is resolved on `context`. With `.inline` (the
     /// default) that is the thread that resolves this future, or, when the deadline passes
     /// first, Petal's timer thread; the returned future's inline callbacks then run there, so
-    /// keep them short (or pass a queue) to keep the timer thread free for other deadlines.
+    /// keep them short (or pass a queue) to keep the timer thread free for other deadlines, and
+    /// never block in them on another timeout: the timer thread would be waiting for itself.
     ///
     /// - Parameters:
     ///   - deadline: The instant by which this future must resolve.
