@@ -1,0 +1,286 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// One pending deadline: when it is due and what to run then.
+///
+/// An entry remembers where it sits in the scheduler's heap, so the scheduler can remove it in
+/// O(log n) when the future it guards resolves first.
+final class DeadlineEntry: @unchecked Sendable {
+    // @unchecked: `deadline` is immutable; `sequence`, `heapIndex` and `action` are only touched
+    // with the owning scheduler's mutex held.
+
+    /// When the action is due.
+    let deadline: ContinuousClock.Instant
+    /// Schedule order, to break ties between equal deadlines first come, first served.
+    var sequence: UInt64 = 0
+    /// The entry's index in the heap, or `notScheduled`.
+    var heapIndex = DeadlineEntry.notScheduled
+    /// What to run when the deadline passes; dropped as soon as the entry leaves the heap, so a
+    /// removed entry holds on to nothing.
+    var action: (@Sendable () -> Void)?
+
+    static let notScheduled = -1
+
+    init(deadline: ContinuousClock.Instant, action: @escaping @Sendable () -> Void) {
+        self.deadline = deadline
+        self.action = action
+    }
+}
+
+/// The one timer behind every pending timeout in the process.
+///
+/// Why it exists: a timeout must not cost a thread, a kernel timer or a dispatch source per
+/// future, and a receiver that resolves in time must leave nothing behind, so that many
+/// short-lived futures with long timeouts do not pile up. So the deadlines of all pending
+/// timeouts sit in one binary min-heap under one pthread mutex, and one dedicated thread
+/// (started on first use and kept for the life of the process) sleeps on a
+/// condition variable until the earliest deadline, then runs every due action, outside the lock.
+/// An entry whose future resolves first is removed through its remembered heap index.
+///
+/// Exactly one of ``cancel(_:)`` and the timer thread takes an entry out of the heap, under the
+/// mutex: that is the one-shot that decides whether the deadline or the receiver won.
+///
+/// pthread primitives rather than `Synchronization.Mutex` or a `DispatchSourceTimer`:
+/// ThreadSanitizer intercepts and understands them, so sanitised builds of Petal's users see
+/// the ordering this type relies on.
+final class DeadlineScheduler: @unchecked Sendable {
+    // @unchecked: `heap`, `nextSequence`, `threadStarted` and `stopping` are only touched with
+    // `mutex` held;
+    // `mutex` and `condition` are set up in `init` and never change.
+
+    /// The scheduler of every timeout in the process.
+    static let shared = DeadlineScheduler()
+
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    /// Signalled when an entry becomes the earliest, so the timer thread re-arms for it.
+    private let condition: UnsafeMutablePointer<pthread_cond_t>
+    /// Min-heap on (deadline, sequence): `heap[0]` is due first.
+    private var heap: [DeadlineEntry] = []
+    private var nextSequence: UInt64 = 0
+    private var threadStarted = false
+    /// Set by ``stop()``: the timer thread exits instead of sleeping on.
+    private var stopping = false
+
+    /// The longest single sleep: a far deadline is approached in steps, which also bounds the
+    /// drift between the clock the sleep uses and `ContinuousClock`.
+    private static let longestSleep = Duration.seconds(60)
+
+    init() {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        let mutexStatus = pthread_mutex_init(mutex, nil)
+        precondition(mutexStatus == 0, "pthread_mutex_init failed: \(mutexStatus)")
+
+        condition = .allocate(capacity: 1)
+        condition.initialize(to: pthread_cond_t())
+        #if canImport(Darwin)
+            let conditionStatus = pthread_cond_init(condition, nil)
+        #else
+            // Sleep on the monotonic clock: a wall-clock change must not move deadlines.
+            var attributes = pthread_condattr_t()
+            pthread_condattr_init(&attributes)
+            pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+            let conditionStatus = pthread_cond_init(condition, &attributes)
+            pthread_condattr_destroy(&attributes)
+        #endif
+        precondition(conditionStatus == 0, "pthread_cond_init failed: \(conditionStatus)")
+    }
+
+    // The shared scheduler lives for the process; this is for private instances (tests), once
+    // their timer thread, which holds a reference, has stopped.
+    deinit {
+        pthread_cond_destroy(condition)
+        condition.deallocate()
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    private func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
+    }
+
+    /// How many entries wait for their deadline.
+    var pendingCount: Int {
+        withLock { heap.count }
+    }
+
+    /// Adds `entry`; its action runs on the timer thread once its deadline has passed, unless
+    /// ``cancel(_:)`` removes it first. Schedule an entry at most once.
+    func schedule(_ entry: DeadlineEntry) {
+        withLock {
+            precondition(entry.heapIndex == DeadlineEntry.notScheduled, "Petal: a deadline was scheduled twice")
+            precondition(!stopping, "Petal: a deadline was scheduled on a stopped scheduler")
+            entry.sequence = nextSequence
+            nextSequence &+= 1
+            entry.heapIndex = heap.count
+            heap.append(entry)
+            siftUp(entry.heapIndex)
+            if !threadStarted {
+                threadStarted = true
+                startTimerThread()
+            } else if entry.heapIndex == 0 {
+                // The timer thread sleeps until a later deadline (or for ever): wake it to re-arm.
+                pthread_cond_signal(condition)
+            }
+        }
+    }
+
+    /// Removes `entry` if its deadline has not been taken by the timer thread yet.
+    ///
+    /// - Returns: `true` if this call removed it: its action will never run. `false` if it was
+    ///   no longer scheduled: the timer thread took it (its action runs or has run) or it was
+    ///   already cancelled.
+    func cancel(_ entry: DeadlineEntry) -> Bool {
+        withLock {
+            guard entry.heapIndex != DeadlineEntry.notScheduled else { return false }
+            assert(heap[entry.heapIndex] === entry, "Petal: a deadline entry lost track of its heap index")
+            remove(at: entry.heapIndex)
+            // No signal: if this was the earliest, the timer thread wakes for it, finds nothing
+            // due, and sleeps again until the new earliest.
+            return true
+        }
+    }
+
+    /// Stops the timer thread of a private scheduler (tests): pending entries never run, and
+    /// nothing may be scheduled afterwards. Never called on ``shared``.
+    func stop() {
+        withLock {
+            stopping = true
+            pthread_cond_signal(condition)
+        }
+    }
+
+    // MARK: The timer thread
+
+    private func startTimerThread() {
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        // The thread owns one reference to the scheduler for as long as it runs (for ever, unless
+        // stopped); the thread's entry closure takes it back.
+        let context = Unmanaged.passRetained(self).toOpaque()
+        #if canImport(Darwin)
+            var thread: pthread_t? = nil
+        #else
+            var thread = pthread_t()
+        #endif
+        let status = pthread_create(
+            &thread, &attributes,
+            { context in
+                Unmanaged<DeadlineScheduler>.fromOpaque(context!).takeRetainedValue().runTimerThread()
+                return nil
+            }, context)
+        pthread_attr_destroy(&attributes)
+        precondition(status == 0, "Petal: could not start the timeout thread: \(status)")
+    }
+
+    /// The timer thread's loop: sleep until the earliest deadline, run what is due, repeat.
+    private func runTimerThread() {
+        var due: [@Sendable () -> Void] = []
+        pthread_mutex_lock(mutex)
+        while !stopping {
+            guard let earliest = heap.first else {
+                pthread_cond_wait(condition, mutex)
+                continue
+            }
+            let now = ContinuousClock.now
+            guard earliest.deadline <= now else {
+                sleep(for: now.duration(to: earliest.deadline))
+                continue
+            }
+            while let first = heap.first, first.deadline <= now {
+                due.append(first.action.take().unsafelyUnwrapped)
+                remove(at: 0)
+            }
+            // Outside the lock: actions resolve futures, whose inline callbacks may schedule or
+            // cancel other timeouts.
+            pthread_mutex_unlock(mutex)
+            for action in due { action() }
+            due.removeAll(keepingCapacity: true)
+            pthread_mutex_lock(mutex)
+        }
+        pthread_mutex_unlock(mutex)
+    }
+
+    /// Waits on the condition for at most `duration` (mutex held); may wake early.
+    private func sleep(for duration: Duration) {
+        let (seconds, attoseconds) = min(duration, Self.longestSleep).components
+        // Round up: waking a nanosecond early only to sleep again would spin.
+        let nanoseconds = Int((attoseconds + 999_999_999) / 1_000_000_000)
+        #if canImport(Darwin)
+            var relative = timespec(tv_sec: Int(seconds), tv_nsec: nanoseconds)
+            pthread_cond_timedwait_relative_np(condition, mutex, &relative)
+        #else
+            var deadline = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &deadline)
+            deadline.tv_sec += Int(seconds)
+            deadline.tv_nsec += nanoseconds
+            if deadline.tv_nsec >= 1_000_000_000 {
+                deadline.tv_sec += 1
+                deadline.tv_nsec -= 1_000_000_000
+            }
+            pthread_cond_timedwait(condition, mutex, &deadline)
+        #endif
+    }
+
+    // MARK: The heap (mutex held)
+
+    private func precedes(_ first: DeadlineEntry, _ second: DeadlineEntry) -> Bool {
+        first.deadline < second.deadline || (first.deadline == second.deadline && first.sequence < second.sequence)
+    }
+
+    /// Takes the entry at `index` out of the heap and drops its action.
+    private func remove(at index: Int) {
+        let removed = heap[index]
+        let last = heap.removeLast()
+        if index < heap.count {
+            heap[index] = last
+            last.heapIndex = index
+            if index > 0, precedes(last, heap[(index - 1) / 2]) {
+                siftUp(index)
+            } else {
+                siftDown(index)
+            }
+        }
+        removed.heapIndex = DeadlineEntry.notScheduled
+        removed.action = nil
+    }
+
+    private func siftUp(_ index: Int) {
+        let entry = heap[index]
+        var child = index
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard precedes(entry, heap[parent]) else { break }
+            heap[child] = heap[parent]
+            heap[child].heapIndex = child
+            child = parent
+        }
+        heap[child] = entry
+        entry.heapIndex = child
+    }
+
+    private func siftDown(_ index: Int) {
+        let entry = heap[index]
+        var parent = index
+        while true {
+            let left = 2 * parent + 1
+            guard left < heap.count else { break }
+            let right = left + 1
+            let earlier = right < heap.count && precedes(heap[right], heap[left]) ? right : left
+            guard precedes(heap[earlier], entry) else { break }
+            heap[parent] = heap[earlier]
+            heap[parent].heapIndex = parent
+            parent = earlier
+        }
+        heap[parent] = entry
+        entry.heapIndex = parent
+    }
+}

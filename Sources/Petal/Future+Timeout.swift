@@ -1,0 +1,132 @@
+/// Timeouts: a future that follows this one unless a deadline passes first.
+///
+/// Every pending timeout in the process shares one timer: one heap of deadlines and one thread,
+/// Petal's timer thread, started on first use. No thread, timer or dispatch source is created per
+/// future, and a future that resolves in time takes its deadline out of the heap at once, so
+/// timeouts far longer than the work they guard cost nothing once the work is done.
+///
+/// The receiver itself is never changed by a timeout: it may still resolve after the deadline,
+/// and its own callbacks run as usual.
+extension Future {
+    /// A future that follows this one unless it is still pending after `duration`, in which case
+    /// it is rejected with a ``FutureTimeoutError``.
+    ///
+    /// What the returned future does:
+    /// - this future is **fulfilled** in time with a value: fulfilled with that value;
+    /// - this future is **rejected** in time with an error: cancelled, with that error as its
+    ///   indirect error (the failure was upstream, not in the timeout);
+    /// - this future is **cancelled** in time: cancelled with the same indirect error, if any;
+    /// - the deadline passes first: **rejected** with a ``FutureTimeoutError`` carrying the
+    ///   deadline and `duration`. A resolution of this future after that changes nothing.
+    ///
+    /// When this future is already resolved, or `duration` is zero or negative, the answer is
+    /// decided at once and the returned future is already resolved: no timer is involved, and
+    /// `context` is not used.
+    ///
+    /// Where callbacks run: the returned future is resolved on `context`. With `.inline` (the
+    /// default) that is the thread that resolves this future, or, when the deadline passes
+    /// first, Petal's timer thread; the returned future's inline callbacks then run there, so
+    /// keep them short (or pass a queue) to keep the timer thread free for other deadlines, and
+    /// never block in them on another timeout: the timer thread would be waiting for itself.
+    ///
+    /// - Parameters:
+    ///   - duration: How long this future may stay pending, from now, measured on
+    ///     `ContinuousClock`.
+    ///   - context: Where the returned future is resolved, and so where its inline callbacks
+    ///     start.
+    public func timeout<Context: ExecutionContext>(
+        after duration: Duration, on context: Context = .inline
+    ) -> Future<Value> {
+        if let outcome = storage.peek() { return Self.following(outcome, of: self) }
+        let now = ContinuousClock.now
+        return timeout(at: now.advanced(by: duration), duration: duration, now: now, on: context)
+    }
+
+    /// A future that follows this one unless it is still pending at `deadline`, in which case it
+    /// is rejected with a ``FutureTimeoutError``.
+    ///
+    /// What the returned future does:
+    /// - this future is **fulfilled** in time with a value: fulfilled with that value;
+    /// - this future is **rejected** in time with an error: cancelled, with that error as its
+    ///   indirect error (the failure was upstream, not in the timeout);
+    /// - this future is **cancelled** in time: cancelled with the same indirect error, if any;
+    /// - the deadline passes first: **rejected** with a ``FutureTimeoutError`` carrying
+    ///   `deadline`. A resolution of this future after that changes nothing.
+    ///
+    /// When this future is already resolved, or `deadline` has already passed, the answer is
+    /// decided at once and the returned future is already resolved: no timer is involved, and
+    /// `context` is not used.
+    ///
+    /// Where callbacks run: the returned future is resolved on `context`. With `.inline` (the
+    /// default) that is the thread that resolves this future, or, when the deadline passes
+    /// first, Petal's timer thread; the returned future's inline callbacks then run there, so
+    /// keep them short (or pass a queue) to keep the timer thread free for other deadlines, and
+    /// never block in them on another timeout: the timer thread would be waiting for itself.
+    ///
+    /// - Parameters:
+    ///   - deadline: The instant by which this future must resolve.
+    ///   - context: Where the returned future is resolved, and so where its inline callbacks
+    ///     start.
+    public func timeout<Context: ExecutionContext>(
+        at deadline: ContinuousClock.Instant, on context: Context = .inline
+    ) -> Future<Value> {
+        if let outcome = storage.peek() { return Self.following(outcome, of: self) }
+        return timeout(at: deadline, duration: nil, now: .now, on: context)
+    }
+
+    /// The timeout of a receiver seen pending.
+    private func timeout<Context: ExecutionContext>(
+        at deadline: ContinuousClock.Instant, duration: Duration?, now: ContinuousClock.Instant, on context: Context
+    ) -> Future<Value> {
+        let expired = FutureTimeoutError(deadline: deadline, duration: duration)
+        guard deadline > now else { return .rejected(with: expired) }
+
+        // Unchecked: the timer thread resolves `output` with an error only and never touches a
+        // value; a value moves only from the receiver's resolving thread (or `context`) to the
+        // output's callbacks, exactly as it does for the receiver's own callbacks (see
+        // `Callback.dispatching`).
+        let output = UncheckedSendableBox(FutureStorage<Value>.makePending())
+        let scheduler = DeadlineScheduler.shared
+        let entry = DeadlineEntry(deadline: deadline) {
+            Self.resolve(output.value, with: .rejected(expired), on: context)
+        }
+        // Scheduled before subscribing: a receiver resolving in between must find the entry to
+        // remove, or the entry would stay in the heap until its deadline.
+        scheduler.schedule(entry)
+        storage.subscribe(
+            .resolved { outcome in
+                // Whoever takes the entry out of the heap decides: here the receiver, in time.
+                guard scheduler.cancel(entry) else { return }
+                Self.resolve(output.value, with: Self.following(outcome), on: context)
+            })
+        return Future(storage: output.value)
+    }
+
+    /// What a timeout's future does when the receiver resolves in time with `outcome`: the same,
+    /// except that a rejection upstream is a cancellation here.
+    private static func following(_ outcome: Outcome<Value>) -> Outcome<Value> {
+        guard case .rejected(let error) = outcome else { return outcome }
+        return .cancelled(indirectError: error)
+    }
+
+    /// The answer for a receiver already resolved with `outcome`: the receiver itself when the
+    /// outcome carries over unchanged (no allocation), otherwise a new resolved future.
+    private static func following(_ outcome: Outcome<Value>, of receiver: Future<Value>) -> Future<Value> {
+        guard case .rejected(let error) = outcome else { return receiver }
+        return .cancelled(withIndirectError: error)
+    }
+
+    /// Resolves `output` on `context`, silently if it is already resolved.
+    private static func resolve<Context: ExecutionContext>(
+        _ output: FutureStorage<Value>, with outcome: Outcome<Value>, on context: Context
+    ) {
+        if Context.self == InlineExecutionContext.self {
+            // Already inside a callback or the timer thread's loop: no trampoline hop needed.
+            _ = output.resolve(with: outcome)
+            return
+        }
+        // Unchecked for the reason given in `timeout(at:duration:now:on:)`.
+        let work = UncheckedSendableBox((output, outcome))
+        context.execute { _ = work.value.0.resolve(with: work.value.1) }
+    }
+}

@@ -1,0 +1,330 @@
+import Dispatch
+import Foundation
+import Testing
+
+@_spi(Diagnostics) @testable import Petal
+
+/// The timeout rejection of `outcome`, if it is one.
+private func timeoutError<Value>(_ outcome: Outcome<Value>) -> FutureTimeoutError? {
+    guard case .rejected(let error) = outcome else { return nil }
+    return error as? FutureTimeoutError
+}
+
+/// The calling thread's identity.
+private func currentThreadID() -> UInt { UInt(pthread_self()) }
+
+/// Runs `body` while the shared timer thread is held inside an action, so that no deadline
+/// fires until `body` returns, however short: callbacks subscribed in `body` are certainly
+/// subscribed before their timeouts resolve.
+private func holdingTimerThread(_ body: () -> Void) {
+    let started = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    DeadlineScheduler.shared.schedule(
+        DeadlineEntry(deadline: .now) {
+            started.signal()
+            release.wait()
+        })
+    started.wait()
+    body()
+    release.signal()
+}
+
+/// Serialized: these tests count the process-wide timer's pending entries, so no other test of
+/// the suite may add or remove entries meanwhile. (No other suite uses timeouts.)
+@Suite("Timeouts", .serialized)
+struct TimeoutTests {
+    // MARK: The deadline passes first
+
+    @Test("a receiver still pending at a 1 ms deadline makes the timeout rejected with FutureTimeoutError")
+    func pendingReceiverTimesOut() {
+        let before = PetalDiagnostics.pendingTimeoutCount
+        let promise = Promise<Int>()
+        let timed = promise.future.timeout(after: .milliseconds(1))
+        let outcome = timed.wait()
+        let error = timeoutError(outcome)
+        #expect(error != nil)
+        #expect(error?.duration == .milliseconds(1))
+        #expect(error?.description == "the future did not resolve within 0.001 seconds")
+        // The timer took the entry out of the heap before resolving.
+        #expect(PetalDiagnostics.pendingTimeoutCount == before)
+        #expect(!promise.isResolved)
+    }
+
+    @Test("a timeout never changes its receiver, which can still resolve after the deadline")
+    func receiverUnchangedByTimeout() {
+        let promise = Promise<Int>()
+        let timed = promise.future.timeout(after: .milliseconds(1))
+        #expect(timeoutError(timed.wait()) != nil)
+        #expect(promise.future.peek() == nil)
+        #expect(promise.fulfil(with: 5))
+        #expect(promise.future.peek()?.value == 5)
+        // The late resolution is silently ignored by the timed-out future.
+        #expect(timeoutError(timed.wait()) != nil)
+    }
+
+    @Test("the deadline form times out with the deadline it was given and no duration")
+    func deadlineFormTimesOut() {
+        let deadline = ContinuousClock.now.advanced(by: .milliseconds(1))
+        // Held: a dropped promise would cancel its future, and the timeout would follow that.
+        let promise = Promise<Int>()
+        let timed = promise.future.timeout(at: deadline)
+        let error = timeoutError(timed.wait())
+        #expect(error?.deadline == deadline)
+        #expect(error?.duration == nil)
+        #expect(error?.description == "the future did not resolve by its deadline")
+        #expect(!promise.isResolved)
+    }
+
+    // MARK: The receiver resolves first
+
+    @Test("a receiver fulfilled before a one-hour deadline is followed, and its deadline is removed")
+    func fulfilledInTime() {
+        let before = PetalDiagnostics.pendingTimeoutCount
+        let promise = Promise<String>()
+        let timed = promise.future.timeout(after: .seconds(3600))
+        #expect(PetalDiagnostics.pendingTimeoutCount == before + 1)
+        #expect(timed.peek() == nil)
+        promise.fulfil(with: "done")
+        // Inline: resolved on this thread before fulfil returned.
+        #expect(timed.peek()?.value == "done")
+        #expect(PetalDiagnostics.pendingTimeoutCount == before)
+    }
+
+    @Test("a receiver rejected in time cancels the timeout with the rejection as its indirect error")
+    func rejectedInTime() {
+        let before = PetalDiagnostics.pendingTimeoutCount
+        let promise = Promise<Int>()
+        let timed = promise.future.timeout(after: .seconds(3600))
+        promise.reject(with: TestError(7))
+        let outcome = timed.peek()
+        #expect(outcome?.isCancelled == true)
+        #expect(outcome?.error as? TestError == TestError(7))
+        #expect(PetalDiagnostics.pendingTimeoutCount == before)
+    }
+
+    @Test("a receiver cancelled in time cancels the timeout with the same indirect error", arguments: [false, true])
+    func cancelledInTime(withError: Bool) {
+        let before = PetalDiagnostics.pendingTimeoutCount
+        let promise = Promise<Int>()
+        let timed = promise.future.timeout(at: .now.advanced(by: .seconds(3600)))
+        promise.cancel(withIndirectError: withError ? TestError(8) : nil)
+        let outcome = timed.peek()
+        #expect(outcome?.isCancelled == true)
+        if withError {
+            #expect(outcome?.error as? TestError == TestError(8))
+        } else {
+            #expect(outcome?.error == nil)
+        }
+        #expect(PetalDiagnostics.pendingTimeoutCount == before)
+    }
+
+    @Test("an abandoned receiver cancels the timeout with the AbandonedPromiseError")
+    func abandonedReceiver() {
+        let before = PetalDiagnostics.pendingTimeoutCount
+        var promise: Promise<Int>? = Promise<Int>()
+        let timed = promise!.future.timeout(after: .seconds(3600))
+        promise = nil
+        #expect(timed.peek()?.isCancelled == true)
+        #expect(timed.peek()?.error is AbandonedPromiseError)
+        #expect(PetalDiagnostics.pendingTimeoutCount == before)
+    }
+
+    // MARK: Answered at once
+
+    @Test("an already resolved receiver is answered at once, without the timer")
+    func alreadyResolvedReceiver() {
+        let before = PetalDiagnostics.pendingTimeoutCount
+        let fulfilled = Future<Int>.fulfilled(with: 1).timeout(after: .seconds(3600))
+        let rejected = Future<Int>.rejected(with: TestError(2)).timeout(after: .zero)
+        let cancelled = Future<Int>.cancelled(withIndirectError: TestError(3)).timeout(at: .now)
+        let bare = Future<Int>.cancelled().timeout(after: .milliseconds(1))
+        #expect(fulfilled.peek()?.value == 1)
+        #expect(rejected.peek()?.isCancelled == true)
+        #expect(rejected.peek()?.error as? TestError == TestError(2))
+        #expect(cancelled.peek()?.isCancelled == true)
+        #expect(cancelled.peek()?.error as? TestError == TestError(3))
+        #expect(bare.peek()?.isCancelled == true)
+        #expect(bare.peek()?.error == nil)
+        #expect(PetalDiagnostics.pendingTimeoutCount == before)
+    }
+
+    @Test("a zero, negative or past deadline rejects a pending receiver at once, without the timer")
+    func pastDeadline() {
+        let before = PetalDiagnostics.pendingTimeoutCount
+        let promise = Promise<Int>()
+        let timeouts = [
+            promise.future.timeout(after: .zero),
+            promise.future.timeout(after: .seconds(-1)),
+            promise.future.timeout(at: .now.advanced(by: .seconds(-1))),
+        ]
+        for timed in timeouts {
+            #expect(timeoutError(timed.peek() ?? .fulfilled(0)) != nil)
+        }
+        #expect(PetalDiagnostics.pendingTimeoutCount == before)
+        promise.fulfil(with: 1)
+        #expect(timeouts.allSatisfy { timeoutError($0.peek() ?? .fulfilled(0)) != nil })
+    }
+
+    // MARK: Where callbacks run
+
+    @Test("every timed-out future's inline callbacks run on the one timer thread, not the caller's")
+    func timedOutCallbacksRunOnTimerThread() {
+        let threads = Recorder<UInt>()
+        let promises = (0..<4).map { _ in Promise<Int>() }
+        var timeouts: [Future<Int>] = []
+        holdingTimerThread {
+            timeouts = promises.map { $0.future.timeout(after: .milliseconds(1)) }
+            for timed in timeouts {
+                timed.whenRejected { _ in threads.record(currentThreadID()) }
+            }
+        }
+        for timed in timeouts { _ = timed.wait() }
+        #expect(threads.events.count == 4)
+        #expect(Set(threads.events).count == 1)
+        #expect(!threads.events.contains(currentThreadID()))
+        // Also keeps the promises alive until here: a dropped one would cancel its future.
+        #expect(promises.allSatisfy { !$0.isResolved })
+    }
+
+    @Test("with a queue context, the timeout resolves on that queue, whether the deadline or the receiver wins")
+    func queueContext() {
+        let key = DispatchSpecificKey<String>()
+        let queue = DispatchQueue(label: "petal.tests.timeout")
+        queue.setSpecific(key: key, value: "mine")
+        let seen = Recorder<String>()
+
+        // The queue is held, so the timeout cannot resolve before the callback is subscribed.
+        let release = DispatchSemaphore(value: 0)
+        queue.async { release.wait() }
+        let unresolved = Promise<Int>()
+        let expired = unresolved.future.timeout(after: .milliseconds(1), on: queue)
+        expired.whenRejected { _ in seen.record(DispatchQueue.getSpecific(key: key) ?? "elsewhere") }
+        release.signal()
+        #expect(timeoutError(expired.wait()) != nil)
+        #expect(!unresolved.isResolved)
+
+        let promise = Promise<Int>()
+        let followed = promise.future.timeout(after: .seconds(3600), on: queue)
+        followed.whenFulfilled { _ in seen.record(DispatchQueue.getSpecific(key: key) ?? "elsewhere") }
+        promise.fulfil(with: 1)
+        #expect(followed.wait().value == 1)
+        // Inline callbacks run before wait's callback, on the queue that resolved the future.
+        #expect(seen.events == ["mine", "mine"])
+    }
+
+    // MARK: Many at once
+
+    @Test("many timeouts from many threads each resolve once, as their receivers or deadlines decide")
+    func manyTimeoutsFromManyThreads() {
+        let before = PetalDiagnostics.pendingTimeoutCount
+        let threads = 8
+        let perThread = scaled(60, floor: 6)
+        let resolvedOnce = Counter()
+        let followed = Counter()
+        let expired = Counter()
+        let raceFollowed = Counter()
+        let raceExpired = Counter()
+        let wrong = Counter()
+        onThreads(threads) { thread in
+            for index in 0..<perThread {
+                let promise = Promise<Int>()
+                let value = thread * 1_000 + index
+                switch index % 3 {
+                case 0:
+                    // Fulfilled long before its deadline.
+                    let timed = promise.future.timeout(after: .seconds(3600))
+                    timed.whenResolved { _ in resolvedOnce.increment() }
+                    promise.fulfil(with: value)
+                    if timed.peek()?.value == value { followed.increment() } else { wrong.increment() }
+                case 1:
+                    // Never resolved before its deadline.
+                    let timed = promise.future.timeout(after: .milliseconds(1))
+                    timed.whenResolved { _ in resolvedOnce.increment() }
+                    if timeoutError(timed.wait()) != nil { expired.increment() } else { wrong.increment() }
+                    promise.fulfil(with: value)
+                default:
+                    // Racing its deadline: either answer is right, but exactly one.
+                    let timed = promise.future.timeout(after: .microseconds(50))
+                    timed.whenResolved { _ in resolvedOnce.increment() }
+                    promise.fulfil(with: value)
+                    let outcome = timed.wait()
+                    if outcome.value == value {
+                        raceFollowed.increment()
+                    } else if timeoutError(outcome) != nil {
+                        raceExpired.increment()
+                    } else {
+                        wrong.increment()
+                    }
+                }
+            }
+        }
+        let kinds = (0..<perThread).map { $0 % 3 }
+        #expect(followed.value == threads * kinds.filter { $0 == 0 }.count)
+        #expect(expired.value == threads * kinds.filter { $0 == 1 }.count)
+        #expect(raceFollowed.value + raceExpired.value == threads * kinds.filter { $0 == 2 }.count)
+        #expect(wrong.value == 0)
+        #expect(resolvedOnce.value == threads * perThread)
+        #expect(PetalDiagnostics.pendingTimeoutCount == before)
+    }
+
+    @Test("short-lived futures with long timeouts leave no deadline behind")
+    func noPileUp() {
+        let before = PetalDiagnostics.pendingTimeoutCount
+        let threads = 4
+        let perThread = scaled(5_000, floor: 200)
+        let fulfilled = Counter()
+        onThreads(threads) { thread in
+            for index in 0..<perThread {
+                let promise = Promise<Int>()
+                let timed = promise.future.timeout(after: .seconds(3600))
+                promise.fulfil(with: index)
+                if timed.peek()?.value == index { fulfilled.increment() }
+            }
+        }
+        #expect(fulfilled.value == threads * perThread)
+        #expect(PetalDiagnostics.pendingTimeoutCount == before)
+    }
+
+    // MARK: The scheduler itself
+
+    @Test("the scheduler runs due deadlines earliest first and never runs a cancelled one")
+    func schedulerOrder() {
+        let scheduler = DeadlineScheduler()
+        defer { scheduler.stop() }
+        let ran = Recorder<Int>()
+        let blocker = DispatchSemaphore(value: 0)
+        let started = DispatchSemaphore(value: 0)
+        let base = ContinuousClock.now.advanced(by: .seconds(-10))
+        // Holds the timer thread inside an action while the heap fills up behind it.
+        scheduler.schedule(
+            DeadlineEntry(deadline: base) {
+                started.signal()
+                blocker.wait()
+            })
+        started.wait()
+        var generator = SystemRandomNumberGenerator()
+        let count = scaled(500, floor: 50)
+        let offsets = (0..<count).map { _ in Int.random(in: 0..<100, using: &generator) }
+        let entries = offsets.enumerated().map { index, offset in
+            DeadlineEntry(deadline: base.advanced(by: .milliseconds(offset))) { ran.record(index) }
+        }
+        entries.forEach(scheduler.schedule)
+        #expect(scheduler.pendingCount == count)
+        // Cancel every third, in random order: each cancel takes its own entry, once.
+        let cancelled = Set(stride(from: 0, to: count, by: 3))
+        for index in cancelled.shuffled() {
+            #expect(scheduler.cancel(entries[index]))
+            #expect(!scheduler.cancel(entries[index]))
+        }
+        #expect(scheduler.pendingCount == count - cancelled.count)
+        let last = DispatchSemaphore(value: 0)
+        scheduler.schedule(DeadlineEntry(deadline: base.advanced(by: .seconds(1))) { last.signal() })
+        blocker.signal()
+        last.wait()
+        // Equal deadlines keep their scheduling order.
+        let expected = (0..<count).filter { !cancelled.contains($0) }.sorted { (offsets[$0], $0) < (offsets[$1], $1) }
+        #expect(ran.events == expected)
+        #expect(scheduler.pendingCount == 0)
+        #expect(!scheduler.cancel(entries[1]))
+    }
+}
