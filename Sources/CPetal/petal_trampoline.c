@@ -11,11 +11,12 @@
 
 #include <stdlib.h>
 
-typedef struct petal_deferred {
-    struct petal_deferred *next;
+/* An item petal_trampoline_defer allocated: it frees itself before running the work. */
+typedef struct petal_owned_deferred {
+    petal_deferred item; /* first: the queue sees only this */
     petal_work_fn work;
     void *context;
-} petal_deferred;
+} petal_owned_deferred;
 
 typedef struct petal_trampoline {
     unsigned depth;
@@ -39,9 +40,9 @@ static void petal_trampoline_drain(petal_trampoline *t) {
     while ((item = t->head) != NULL) {
         t->head = item->next;
         if (t->head == NULL) t->tail = NULL;
+        /* Read before the call: the work may free the item. */
         petal_work_fn work = item->work;
         void *context = item->context;
-        free(item);
         work(context);
     }
 }
@@ -52,24 +53,56 @@ void petal_trampoline_leave(void) {
     t->depth -= 1;
 }
 
-int petal_trampoline_defer(petal_work_fn work, void *context) {
-    petal_trampoline *t = &petal_current;
-    if (t->depth == 0 && t->head == NULL) {
-        /* No frame would drain the queue: become the outermost frame ourselves. */
-        t->depth = 1;
-        work(context);
-        petal_trampoline_drain(t);
-        t->depth = 0;
-        return 0;
-    }
-    petal_deferred *item = malloc(sizeof *item);
-    if (item == NULL) return -1;
+/* Whether no frame would drain the queue, so the caller must run the work as the outermost
+   frame itself (run_now). */
+static int petal_trampoline_idle(const petal_trampoline *t) {
+    return t->depth == 0 && t->head == NULL;
+}
+
+static void petal_trampoline_run_now(petal_trampoline *t, petal_work_fn work, void *context) {
+    t->depth = 1;
+    work(context);
+    petal_trampoline_drain(t);
+    t->depth = 0;
+}
+
+static void petal_trampoline_append(petal_trampoline *t, petal_deferred *item) {
     item->next = NULL;
-    item->work = work;
-    item->context = context;
     if (t->tail != NULL) t->tail->next = item; else t->head = item;
     t->tail = item;
+}
+
+static void petal_owned_run(void *context) {
+    petal_owned_deferred *owned = context;
+    petal_work_fn work = owned->work;
+    void *work_context = owned->context;
+    free(owned);
+    work(work_context);
+}
+
+int petal_trampoline_defer(petal_work_fn work, void *context) {
+    petal_trampoline *t = &petal_current;
+    if (petal_trampoline_idle(t)) {
+        petal_trampoline_run_now(t, work, context);
+        return 0;
+    }
+    petal_owned_deferred *owned = malloc(sizeof *owned);
+    if (owned == NULL) return -1;
+    owned->work = work;
+    owned->context = context;
+    owned->item.work = petal_owned_run;
+    owned->item.context = owned;
+    petal_trampoline_append(t, &owned->item);
     return 0;
+}
+
+void petal_trampoline_defer_item(petal_deferred *item) {
+    petal_trampoline *t = &petal_current;
+    if (petal_trampoline_idle(t)) {
+        petal_trampoline_run_now(t, item->work, item->context);
+        return;
+    }
+    petal_trampoline_append(t, item);
 }
 
 unsigned petal_trampoline_depth(void) {

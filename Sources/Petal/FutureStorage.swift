@@ -258,7 +258,7 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
     @inlinable
     @inline(never)
     final func runResolvedLater(_ callback: Callback<Value>, kind: OutcomeKind) {
-        Trampoline.deferToOutermostFrame { callback.invoke(from: self, kind: kind) }
+        DeferredBlock.enqueue(DeferredCallback(storage: self, callback: callback, kind: kind))
     }
 
     // MARK: Resolving
@@ -354,7 +354,7 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
     @inlinable
     @inline(never)
     final func runWaitersLater(_ taken: petal_word, kind: OutcomeKind) {
-        Trampoline.deferToOutermostFrame { self.runWaiters(taken, kind: kind) }
+        DeferredBlock.enqueue(DeferredWaiters(storage: self, taken: taken, kind: kind))
     }
 
     /// Runs every waiter of a taken word in subscription order: the slot (always the oldest),
@@ -380,6 +380,48 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
             CallbackNode<Value>.take(node).invoke(from: self, kind: kind)
         }
     }
+}
+
+/// A callback for a resolved future, deferred by the trampoline.
+@usableFromInline
+struct DeferredCallback<Value>: TrampolineWork {
+    @usableFromInline
+    let storage: FutureStorage<Value>
+    @usableFromInline
+    let callback: Callback<Value>
+    @usableFromInline
+    let kind: OutcomeKind
+
+    @inlinable
+    init(storage: FutureStorage<Value>, callback: Callback<Value>, kind: OutcomeKind) {
+        self.storage = storage
+        self.callback = callback
+        self.kind = kind
+    }
+
+    @inlinable
+    func run() { callback.invoke(from: storage, kind: kind) }
+}
+
+/// The waiters a publish took, deferred by the trampoline.
+@usableFromInline
+struct DeferredWaiters<Value>: TrampolineWork {
+    @usableFromInline
+    let storage: FutureStorage<Value>
+    @usableFromInline
+    let taken: petal_word
+    @usableFromInline
+    let kind: OutcomeKind
+
+    @inlinable
+    init(storage: FutureStorage<Value>, taken: petal_word, kind: OutcomeKind) {
+        self.storage = storage
+        self.taken = taken
+        self.kind = kind
+    }
+
+    @inlinable
+    func run() { storage.runWaiters(taken, kind: kind) }
 }
 
 extension Int {

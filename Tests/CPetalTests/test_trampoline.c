@@ -6,6 +6,7 @@
 #include "petal_test.h"
 
 #include <pthread.h>
+#include <stdlib.h>
 
 typedef struct work_log {
     int ids[32];
@@ -167,6 +168,54 @@ static void *run_on_other_thread(void *raw) {
     return (void *)(uintptr_t)(depth == 0 && entered);
 }
 
+/* A caller-owned item that frees itself from its own work, as the Swift layer's blocks do. */
+typedef struct owned_block {
+    petal_deferred item;
+    work_item payload;
+} owned_block;
+
+static void owned_block_run(void *context) {
+    owned_block *block = context;
+    work_item payload = block->payload;
+    free(block); /* the trampoline must not touch the item after calling us */
+    log_work(&payload);
+}
+
+static owned_block *owned_block_make(work_log *log, int id) {
+    owned_block *block = malloc(sizeof *block);
+    CHECK(block != NULL);
+    block->item.work = owned_block_run;
+    block->item.context = block;
+    block->payload = (work_item){log, id};
+    return block;
+}
+
+static void test_caller_owned_items_keep_fifo_with_allocated_ones(void) {
+    work_log log = {0};
+    work_item plain[2] = {{&log, 1}, {&log, 3}};
+    for (unsigned i = 0; i < PETAL_TRAMPOLINE_DEPTH; i++) CHECK(petal_trampoline_enter() == 1);
+    petal_trampoline_defer_item(&owned_block_make(&log, 0)->item);
+    CHECK(petal_trampoline_defer(log_work, &plain[0]) == 0);
+    petal_trampoline_defer_item(&owned_block_make(&log, 2)->item);
+    CHECK(petal_trampoline_defer(log_work, &plain[1]) == 0);
+    CHECK(log.count == 0);
+    for (unsigned i = 0; i < PETAL_TRAMPOLINE_DEPTH; i++) petal_trampoline_leave();
+    CHECK(log.count == 4);
+    for (int i = 0; i < 4 && i < log.count; i++) {
+        CHECK(log.ids[i] == i);
+        CHECK(log.depths[i] == 1);
+    }
+}
+
+static void test_caller_owned_item_outside_a_frame_runs_at_once(void) {
+    work_log log = {0};
+    petal_trampoline_defer_item(&owned_block_make(&log, 7)->item);
+    CHECK(log.count == 1);
+    CHECK(log.ids[0] == 7);
+    CHECK(log.depths[0] == 1);
+    CHECK(petal_trampoline_depth() == 0);
+}
+
 static void test_state_is_per_thread(void) {
     for (unsigned i = 0; i < PETAL_TRAMPOLINE_DEPTH; i++) CHECK(petal_trampoline_enter() == 1);
     pthread_t thread;
@@ -185,6 +234,8 @@ int main(void) {
     RUN_TEST(test_defer_from_immediate_work);
     RUN_TEST(test_enter_refused_while_work_is_queued);
     RUN_TEST(test_long_chain_is_stack_safe);
+    RUN_TEST(test_caller_owned_items_keep_fifo_with_allocated_ones);
+    RUN_TEST(test_caller_owned_item_outside_a_frame_runs_at_once);
     RUN_TEST(test_state_is_per_thread);
     return petal_test_finish("test_trampoline");
 }

@@ -318,11 +318,19 @@ static inline petal_node *petal_cell_take_more(petal_cell *cell) {
 /* ------------------------------------------------------------------------------------------- */
 
 /* How deep inline callbacks may nest on one thread before further work is deferred to the
-   outermost frame. Small: each level costs a few hundred bytes of stack at most, and the
-   deferral costs one allocation. */
+   outermost frame. Small: each level costs a few hundred bytes of stack at most, and a deferral
+   costs at most one allocation. */
 #define PETAL_TRAMPOLINE_DEPTH 16
 
 typedef void (*petal_work_fn)(void *context);
+
+/* A deferred item. Callers of petal_trampoline_defer_item own it, typically inside a block that
+   also holds the work's data, so deferring allocates nothing beyond that block. */
+typedef struct petal_deferred {
+    struct petal_deferred *next; /* the trampoline's queue link */
+    petal_work_fn work;          /* called once with `context`; may free the item itself */
+    void *context;
+} petal_deferred;
 
 /* Asks to run inline work now. Returns 1 if the caller may run it (it must then call
    petal_trampoline_leave), or 0 if it must defer it with petal_trampoline_defer: the thread is
@@ -337,6 +345,11 @@ PETAL_API void petal_trampoline_leave(void);
 /* Defers `work(context)` to the outermost inline frame of this thread, or runs it at once when
    no inline frame is active. Returns 0, or -1 if no memory could be had (nothing is queued). */
 PETAL_API int petal_trampoline_defer(petal_work_fn work, void *context);
+
+/* The same with an item the caller owns (its `work` and `context` set; `next` is the queue's):
+   nothing is allocated, so it cannot fail. The trampoline reads the item before calling `work`,
+   which may therefore free it. */
+PETAL_API void petal_trampoline_defer_item(petal_deferred *item);
 
 /* The current nesting depth of this thread (0 outside any inline work), for tests. */
 PETAL_API unsigned petal_trampoline_depth(void);
