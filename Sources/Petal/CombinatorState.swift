@@ -19,8 +19,9 @@ import CPetal
 /// The word, and who moves it (every change after creation is an atomic read-modify-write):
 ///
 ///     REMAINING      contributions still expected. A contributor's leave takes one off; the
-///                    leave that reaches zero completes. Never zero while a decider is possible,
-///                    since a decider does not contribute.
+///                    leave that reaches zero completes. That never races a decision: an input
+///                    contributes or decides, so at zero no input is left to decide.
+///                    (`firstResolved` expects no contributions: all its inputs decide.)
 ///     WRITING        contributors between their enter and their leave, writing the tail.
 ///     DECIDED        a decider won: no contributor may enter any more.
 ///     RESULT_TAKEN   the combined storage was taken out of the header (by the completer or the
@@ -34,9 +35,11 @@ import CPetal
 /// contributor's write. The decision is acquire-release for the same reason, as the decider may
 /// release the tail. Taking the result and releasing the tail are each followed by a release
 /// that sets their bit, and `deinit` acquires the word, so whatever thread drops the last
-/// reference sees the header and tail as the deciding threads left them. All of it goes through
-/// the C core's atomics, which ThreadSanitizer sees (it does not see `Synchronization.Atomic`'s
-/// orderings in every configuration, and `Atomic` would need macOS 15).
+/// reference sees the header and tail as the deciding threads left them.
+///
+/// Why the C core's atomics rather than `Synchronization.Atomic`: ThreadSanitizer provably sees
+/// them (weaken the leave to relaxed and the concurrency tests report the completer's reads as
+/// races), as it must for users' sanitised builds to stay quiet; and `Atomic` would need macOS 15.
 @usableFromInline
 final class CombinatorState<Tail, Result>: ManagedBuffer<CombinatorHeader<Result>, Tail> {
 
