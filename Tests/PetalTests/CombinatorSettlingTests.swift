@@ -1,6 +1,7 @@
+import Petal
 import Testing
 
-@testable import Petal
+// Plain `import Petal`: these tests use only the public API, so they also check that it is public.
 
 @Suite("Combinators: allSettled")
 struct CombinatorAllSettledTests {
