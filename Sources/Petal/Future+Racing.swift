@@ -13,7 +13,7 @@ extension Future {
     /// A future that resolves as soon as any of `futures` resolves, like it.
     ///
     /// ```swift
-    /// Future.firstResolved(of: [fetch(from: primary), timeout(after: .seconds(2))])
+    /// Future.firstResolved(of: [primary.fetch(key), replica.fetch(key)])
     /// ```
     ///
     /// - When the first input to resolve is fulfilled: fulfilled with its value.
