@@ -1,0 +1,322 @@
+import CPetal
+
+/// The state one combinator call shares among the callbacks it subscribes to its inputs: one
+/// atomic word, the combined future's storage, and a tail holding what the inputs contributed.
+///
+/// Why it exists: a combinator must decide its result exactly once however many of its inputs
+/// resolve at the same moment on different threads, allocate nothing per input beyond the
+/// callback itself, and let go of what it holds (the inputs' values, the combined future) as
+/// soon as it is decided, even while some inputs never resolve and their callbacks keep this
+/// object alive.
+///
+/// Each input does exactly one of two things when it resolves:
+/// - *contribute*: store something in the tail (a value, an outcome, a failure). The
+///   contribution that completes the expected count builds the result from the tail.
+/// - *decide*: settle the result without waiting for the others (a failure for
+///   `fulfillingWhen`, a fulfilment for `firstFulfilled`, anything for `firstResolved`). The
+///   first decider wins; later deciders and later contributions change nothing.
+///
+/// The word, and who moves it (every change after creation is an atomic read-modify-write):
+///
+///     REMAINING      contributions still expected. A contributor's leave takes one off; the
+///                    leave that reaches zero completes. That never races a decision: an input
+///                    contributes or decides, so at zero no input is left to decide.
+///                    (`firstResolved` expects no contributions: all its inputs decide.)
+///     WRITING        contributors between their enter and their leave, writing the tail.
+///     DECIDED        a decider won: no contributor may enter any more.
+///     RESULT_TAKEN   the combined storage was taken out of the header (by the completer or the
+///                    deciding input), which then resolves it.
+///     TAIL_RELEASED  the tail was deinitialized: moved out by the completer, or released after a
+///                    decision by whoever saw WRITING at zero with DECIDED set (the decider
+///                    itself, or the last contributor to leave).
+///
+/// Memory ordering: the tail element an input writes is its own, so writes never overlap. A
+/// contributor's leave is acquire-release: the completer's leave acquires every earlier
+/// contributor's write. The decision is acquire-release for the same reason, as the decider may
+/// release the tail. Taking the result and releasing the tail are each followed by a release
+/// that sets their bit, and `deinit` acquires the word, so whatever thread drops the last
+/// reference sees the header and tail as the deciding threads left them.
+///
+/// Why the C core's atomics rather than `Synchronization.Atomic`: ThreadSanitizer provably sees
+/// them (weaken the leave to relaxed and the concurrency tests report the completer's reads as
+/// races), as it must for users' sanitised builds to stay quiet; and `Atomic` would need macOS 15.
+@usableFromInline
+final class CombinatorState<Tail, Result>: ManagedBuffer<CombinatorHeader<Result>, Tail> {
+
+    /// A state expecting `contributions` contributions, with a tail of `tailCount` elements that
+    /// `initializeTail` must initialize, and resolving `result`.
+    @inlinable
+    static func make(
+        resolving result: FutureStorage<Result>,
+        contributions: Int,
+        tailCount: Int,
+        initializeTail: (UnsafeMutablePointer<Tail>) -> Void
+    ) -> CombinatorState {
+        precondition(
+            contributions <= CombinatorWord.maximumCount,
+            "Petal: a combinator takes at most \(CombinatorWord.maximumCount) futures"
+        )
+        checkLayout()
+        let word = CombinatorWord(remaining: contributions).bits
+        let state = unsafeDowncast(
+            create(minimumCapacity: tailCount) { _ in
+                CombinatorHeader(word: word, result: result, tailCount: tailCount)
+            },
+            to: CombinatorState.self
+        )
+        state.withUnsafeMutablePointerToElements(initializeTail)
+        return state
+    }
+
+    deinit {
+        // Acquire: the threads that took the result or released the tail did so before their
+        // release of the word, so this sees their work; the header is destroyed after this body.
+        let word = CombinatorWord(bits: AO_load_acquire(wordAddress))
+        if !word.isTailReleased {
+            _ = withUnsafeMutablePointerToElements { $0.deinitialize(count: tailCount) }
+        }
+    }
+
+    // MARK: Header fields
+
+    // Each field is reached through its own pointer, as in `FutureStorage`: a Swift access to the
+    // whole header would overlap the C atomics of other threads on the word.
+
+    @inlinable
+    var headerAddress: UnsafeMutableRawPointer {
+        withUnsafeMutablePointerToHeader { UnsafeMutableRawPointer($0) }
+    }
+
+    @inlinable
+    static var resultOffset: Int {
+        MemoryLayout<petal_word>.size.roundedUp(to: MemoryLayout<FutureStorage<Result>?>.alignment)
+    }
+
+    @inlinable
+    static var tailCountOffset: Int {
+        (resultOffset + MemoryLayout<FutureStorage<Result>?>.size).roundedUp(to: MemoryLayout<Int>.alignment)
+    }
+
+    /// The word, first in the header; touched only through the C atomics.
+    @inlinable
+    var wordAddress: UnsafeMutablePointer<petal_word> {
+        headerAddress.assumingMemoryBound(to: petal_word.self)
+    }
+
+    /// The combined future's storage until the completer or the decider takes it.
+    @inlinable
+    var result: UnsafeMutablePointer<FutureStorage<Result>?> {
+        (headerAddress + Self.resultOffset).assumingMemoryBound(to: FutureStorage<Result>?.self)
+    }
+
+    /// How many tail elements were initialized; immutable.
+    @inlinable
+    var tailCount: Int {
+        (headerAddress + Self.tailCountOffset).assumingMemoryBound(to: Int.self).pointee
+    }
+
+    /// Debug builds: the computed offsets are the compiler's.
+    @inlinable
+    static func checkLayout() {
+        assert(MemoryLayout<CombinatorHeader<Result>>.offset(of: \.word) == 0)
+        assert(MemoryLayout<CombinatorHeader<Result>>.offset(of: \.result) == resultOffset)
+        assert(MemoryLayout<CombinatorHeader<Result>>.offset(of: \.tailCount) == tailCountOffset)
+    }
+
+    // MARK: The protocol
+
+    /// Whether an input has decided the result. A hint only (no ordering): combinators read it to
+    /// stop subscribing to inputs that can no longer change anything.
+    @inlinable
+    var isDecided: Bool {
+        CombinatorWord(bits: AO_load(wordAddress)).isDecided
+    }
+
+    /// Records one input's contribution: `write` stores it in the input's own part of the tail,
+    /// unless the result is decided (then the contribution is dropped and `write` never runs).
+    /// If this is the last contribution expected, `complete` builds the result's outcome and
+    /// must move every tail element out; the result is then resolved with it.
+    @inlinable
+    func contribute(
+        _ write: (UnsafeMutablePointer<Tail>) -> Void,
+        completing complete: (UnsafeMutableBufferPointer<Tail>) -> Outcome<Result>
+    ) {
+        guard enter() else { return }
+        withUnsafeMutablePointerToElements(write)
+        // Acquire-release: publishes this write; the completer's leave sees every earlier one.
+        let left = CombinatorWord(bits: AO_fetch_and_add_full(wordAddress, CombinatorWord.leaving))
+            .afterLeaving
+        if left.remaining == 0 {
+            assert(!left.isDecided, "Petal: a combinator input both decided and contributed")
+            let outcome = withUnsafeMutablePointerToElements {
+                complete(UnsafeMutableBufferPointer(start: $0, count: tailCount))
+            }
+            let storage = result.pointee.take().unsafelyUnwrapped
+            retire(CombinatorWord.resultTaken | CombinatorWord.tailReleased)
+            resolve(storage, with: outcome)
+        } else if left.isDecided && left.writing == 0 {
+            releaseTail()
+        }
+    }
+
+    /// Decides the result with `outcome`, unless an input decided it already (then nothing
+    /// changes). No contribution is accepted afterwards.
+    @inlinable
+    func decide(_ outcome: Outcome<Result>) {
+        var old = AO_load(wordAddress)
+        while true {
+            if CombinatorWord(bits: old).isDecided { return }
+            // Acquire-release: when no contributor is writing, this thread releases the tail and
+            // must see the writes of those that left.
+            let seen = AO_fetch_compare_and_swap_full(wordAddress, old, old | CombinatorWord.decided)
+            if seen == old { break }
+            old = seen
+        }
+        let storage = result.pointee.take().unsafelyUnwrapped
+        if CombinatorWord(bits: old).writing == 0 {
+            _ = withUnsafeMutablePointerToElements { $0.deinitialize(count: tailCount) }
+            retire(CombinatorWord.resultTaken | CombinatorWord.tailReleased)
+        } else {
+            // A contributor is still writing: the last one to leave releases the tail.
+            retire(CombinatorWord.resultTaken)
+        }
+        resolve(storage, with: outcome)
+    }
+
+    /// Starts a contribution; `false` once the result is decided.
+    @inlinable
+    func enter() -> Bool {
+        var old = AO_load(wordAddress)
+        while true {
+            if CombinatorWord(bits: old).isDecided { return false }
+            // No ordering: the tail was initialized before any input could see this state, and
+            // entering publishes nothing; the leave does.
+            let seen = AO_fetch_compare_and_swap(wordAddress, old, old + CombinatorWord.writer)
+            if seen == old { return true }
+            old = seen
+        }
+    }
+
+    /// Deinitializes the tail after a decision, once nobody writes it.
+    @inlinable
+    func releaseTail() {
+        _ = withUnsafeMutablePointerToElements { $0.deinitialize(count: tailCount) }
+        retire(CombinatorWord.tailReleased)
+    }
+
+    /// Sets `bits` with a release: what this thread did to the header and tail happens before
+    /// `deinit`, whichever thread runs it.
+    @inlinable
+    func retire(_ bits: petal_word) {
+        _ = AO_fetch_and_add_release(wordAddress, bits)
+    }
+
+    /// Resolves the combined storage, which only the caller can resolve now.
+    @inlinable
+    func resolve(_ storage: FutureStorage<Result>, with outcome: Outcome<Result>) {
+        let resolved = storage.resolve(with: outcome)
+        assert(resolved, "Petal: a combined future was resolved twice")
+    }
+}
+
+extension CombinatorState {
+    /// This state, for the `@Sendable` callbacks of the inputs to capture (`ManagedBuffer`
+    /// subclasses cannot conform to `Sendable` themselves).
+    ///
+    /// Sound because the callbacks may run on any threads but every access is synchronised: the
+    /// word is only touched by the C atomics; the result field, by the one thread that decided or
+    /// completed and by `deinit`; each tail element, by its input's callback, then by the
+    /// completer or the releaser, all ordered by the word (see the type's comment). Values of a
+    /// non-Sendable `Result` cross no isolation boundary that the inputs do not: futures of such
+    /// values are not Sendable, so the inputs and the combined future all live in one region.
+    @inlinable
+    var shared: UncheckedSendableBox<CombinatorState> { UncheckedSendableBox(self) }
+}
+
+/// The header of a ``CombinatorState``. The field order is relied upon (see `checkLayout`).
+@usableFromInline
+struct CombinatorHeader<Result> {
+    /// The ``CombinatorWord``.
+    @usableFromInline
+    var word: petal_word
+    /// The combined future's storage, until taken to be resolved.
+    @usableFromInline
+    var result: FutureStorage<Result>?
+    /// How many tail elements there are.
+    @usableFromInline
+    let tailCount: Int
+
+    @inlinable
+    init(word: petal_word, result: FutureStorage<Result>, tailCount: Int) {
+        self.word = word
+        self.result = result
+        self.tailCount = tailCount
+    }
+}
+
+/// A view of a ``CombinatorState`` word: two counts side by side, then three flags.
+///
+///     bits 0 ..< k      REMAINING (k = 30 on 64-bit platforms, 14 on 32-bit ones)
+///     bits k ..< 2k     WRITING
+///     bit 2k            DECIDED
+///     bit 2k + 1        RESULT_TAKEN
+///     bit 2k + 2        TAIL_RELEASED
+@usableFromInline
+struct CombinatorWord {
+    @usableFromInline
+    let bits: petal_word
+
+    @inlinable
+    init(bits: petal_word) {
+        self.bits = bits
+    }
+
+    /// A fresh word expecting `remaining` contributions.
+    @inlinable
+    init(remaining: Int) {
+        bits = petal_word(remaining)
+    }
+
+    /// The width of each count.
+    @inlinable
+    static var countWidth: Int { (petal_word.bitWidth - 4) / 2 }
+
+    /// The most inputs a combinator can count.
+    @inlinable
+    static var maximumCount: Int { (1 << countWidth) - 1 }
+
+    /// One contributor writing.
+    @inlinable
+    static var writer: petal_word { 1 << countWidth }
+
+    /// What a leave adds: one writer fewer, one contribution fewer.
+    @inlinable
+    static var leaving: petal_word { 0 &- (writer + 1) }
+
+    @inlinable
+    static var decided: petal_word { 1 << (2 * countWidth) }
+
+    @inlinable
+    static var resultTaken: petal_word { 1 << (2 * countWidth + 1) }
+
+    @inlinable
+    static var tailReleased: petal_word { 1 << (2 * countWidth + 2) }
+
+    /// The word a leave left, given the word it replaced.
+    @inlinable
+    var afterLeaving: CombinatorWord {
+        CombinatorWord(bits: bits &+ Self.leaving)
+    }
+
+    @inlinable
+    var remaining: Int { Int(bits & petal_word(Self.maximumCount)) }
+
+    @inlinable
+    var writing: Int { Int((bits >> Self.countWidth) & petal_word(Self.maximumCount)) }
+
+    @inlinable
+    var isDecided: Bool { bits & Self.decided != 0 }
+
+    @inlinable
+    var isTailReleased: Bool { bits & Self.tailReleased != 0 }
+}

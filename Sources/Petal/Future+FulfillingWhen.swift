@@ -1,0 +1,139 @@
+/// Waiting for several futures to fulfil: `fulfillingWhen` combines futures into one future of
+/// all their values.
+///
+/// The combined future is downstream of every input. It is fulfilled once all inputs are
+/// fulfilled, and cancelled as soon as one input fails, with that input's error as its indirect
+/// error: a rejected input's error, or a cancelled input's own indirect error (which may be
+/// `nil`). The first failure decides; later failures, and values that arrive after it, change
+/// nothing and are released at once. A combined future is never rejected: no work of its own can
+/// fail.
+///
+/// Combinators take no execution context because they run no closure of yours: the combined
+/// future resolves on the thread that resolves the deciding input, inside that resolving call,
+/// or before `fulfillingWhen` returns if the inputs were already resolved. Observe the combined
+/// future on whatever context you like. Once it is decided, it lets go of the inputs' values
+/// even if some inputs never resolve.
+extension Future {
+    /// A future fulfilled with the values of all `futures`, in the order of `futures`, once every
+    /// one is fulfilled; cancelled as soon as any of them fails.
+    ///
+    /// ```swift
+    /// let posts: [Future<Post>] = ids.map(fetchPost)
+    /// Future.fulfillingWhen(posts).whenFulfilled { posts in show(posts) }
+    /// ```
+    ///
+    /// - When every input is fulfilled: fulfilled with their values, in input order, whatever
+    ///   order they were fulfilled in.
+    /// - When an input is rejected: cancelled, with the rejection error as the indirect error.
+    /// - When an input is cancelled: cancelled, with that input's indirect error (possibly `nil`).
+    /// - Only the first failure counts; the other inputs are neither cancelled nor waited for.
+    /// - With no futures: already fulfilled with an empty array.
+    ///
+    /// - Parameter futures: The futures to wait for; the same future may appear more than once.
+    /// - Returns: A future of all the values, which resolves exactly once.
+    @inlinable
+    public static func fulfillingWhen<Element>(_ futures: [Future<Element>]) -> Future<Value>
+    where Value == [Element] {
+        if futures.isEmpty { return .fulfilled(with: []) }
+        let result = FutureStorage<[Element]>.makePending()
+        let state = CombinatorState<Element?, [Element]>.make(
+            resolving: result, contributions: futures.count, tailCount: futures.count
+        ) { $0.initialize(repeating: nil, count: futures.count) }
+        let shared = state.shared
+        for (index, future) in futures.enumerated() {
+            // An input already failed: the others cannot change the result, so do not hold them.
+            if state.isDecided { break }
+            future.storage.subscribe(
+                .resolved { outcome in
+                    guard case .fulfilled(let value) = outcome else {
+                        shared.value.decide(.cancelled(indirectError: outcome.error))
+                        return
+                    }
+                    shared.value.contribute({ $0[index] = value }, completing: { .fulfilled(movingValues(from: $0)) })
+                }
+            )
+        }
+        return Future(storage: result)
+    }
+
+    /// A future fulfilled with the values of all the given futures, as a tuple in argument
+    /// order, once every one is fulfilled; cancelled as soon as any of them fails. The futures
+    /// may have different value types.
+    ///
+    /// ```swift
+    /// Future.fulfillingWhen(fetchUser(id), fetchPosts(id), fetchAvatar(id))
+    ///     .whenFulfilled { user, posts, avatar in show(user, posts, avatar) }
+    /// ```
+    ///
+    /// - When every input is fulfilled: fulfilled with `(value1, value2, ...)`.
+    /// - When an input is rejected: cancelled, with the rejection error as the indirect error.
+    /// - When an input is cancelled: cancelled, with that input's indirect error (possibly `nil`).
+    /// - Only the first failure counts; the other inputs are neither cancelled nor waited for.
+    /// - With a single future: a future of its value (a one-element tuple is the value itself);
+    ///   with none: already fulfilled with `()`.
+    ///
+    /// The call reads `Future.fulfillingWhen(a, b)`: the requirement `Value == (repeat each
+    /// Element)` lets Swift infer `Value` from the arguments, as `[Element]` does for the array
+    /// form. Values are combined without boxing: each input writes its value straight into its
+    /// place in one preallocated tuple.
+    ///
+    /// - Parameter futures: The futures to wait for.
+    /// - Returns: A future of all the values, which resolves exactly once.
+    @inlinable
+    public static func fulfillingWhen<each Element>(_ futures: repeat Future<each Element>) -> Future<Value>
+    where Value == (repeat each Element) {
+        let layout = TupleLayout<(repeat (each Element)?)>(repeat Optional<each Element>.self)
+        // No inputs: `Value` is the empty tuple, which the compiler cannot see statically.
+        if layout.count == 0 { return .fulfilled(with: () as Any as! Value) }
+        let result = FutureStorage<(repeat each Element)>.makePending()
+        let state = CombinatorState<(repeat (each Element)?), (repeat each Element)>.make(
+            resolving: result, contributions: layout.count, tailCount: 1
+        ) { $0.initialize(to: (repeat Optional<each Element>.none)) }
+        var end = 0
+        for future in repeat each futures {
+            if state.isDecided { break }
+            end = state.subscribeFulfilling(future, after: end)
+        }
+        return Future(storage: result)
+    }
+}
+
+extension CombinatorState {
+    /// Subscribes one input of a tuple-valued `fulfillingWhen`, whose slot is the first suitably
+    /// aligned offset at or after `end`; returns the offset after the slot.
+    @inlinable
+    func subscribeFulfilling<Input, each Element>(_ input: Future<Input>, after end: Int) -> Int
+    where Tail == (repeat (each Element)?), Result == (repeat each Element) {
+        let offset = TupleLayout<Tail>.offset(of: Input?.self, after: end)
+        let shared = self.shared
+        input.storage.subscribe(
+            .resolved { outcome in
+                guard case .fulfilled(let value) = outcome else {
+                    shared.value.decide(.cancelled(indirectError: outcome.error))
+                    return
+                }
+                shared.value.contribute(
+                    { TupleLayout.element(of: Input?.self, at: offset, in: $0).pointee = value },
+                    completing: { slots in
+                        let values = slots.baseAddress.unsafelyUnwrapped.move()
+                        return .fulfilled((repeat (each values).unsafelyUnwrapped))
+                    }
+                )
+            }
+        )
+        return offset + MemoryLayout<Input?>.size
+    }
+}
+
+/// The values of a completed array-form combinator, moved out of its tail, in input order.
+@inlinable
+func movingValues<Element>(from slots: UnsafeMutableBufferPointer<Element?>) -> [Element] {
+    [Element](unsafeUninitializedCapacity: slots.count) { values, count in
+        for index in slots.indices {
+            // Every slot holds a value: the state completes only after each input contributed.
+            let value = slots.moveElement(from: index).unsafelyUnwrapped
+            (values.baseAddress.unsafelyUnwrapped + index).initialize(to: value)
+        }
+        count = slots.count
+    }
+}

@@ -1,0 +1,95 @@
+/// Racing futures: the first of several to resolve, or to be fulfilled, decides one future.
+///
+/// The raced future is downstream of every input, so it is never rejected: a failure that decides
+/// it cancels it, with the input's error as its indirect error. Later inputs change nothing, and
+/// losing inputs are neither cancelled nor reported; their values are released as they arrive.
+///
+/// Combinators take no execution context because they run no closure of yours: the raced future
+/// resolves on the thread that resolves the deciding input, inside that resolving call, or before
+/// the combinator returns if an input was already resolved (the earliest in the array wins then,
+/// and later ones are not even subscribed to). "First" is the first input whose callback runs;
+/// between inputs resolved at the same moment on different threads, either may win.
+extension Future {
+    /// A future that resolves as soon as any of `futures` resolves, like it.
+    ///
+    /// ```swift
+    /// Future.firstResolved(of: [primary.fetch(key), replica.fetch(key)])
+    /// ```
+    ///
+    /// - When the first input to resolve is fulfilled: fulfilled with its value.
+    /// - When it is rejected: cancelled, with the rejection error as the indirect error.
+    /// - When it is cancelled: cancelled, with that input's indirect error (possibly `nil`).
+    /// - With no futures: already cancelled, with an ``EmptyRaceError`` as the indirect error
+    ///   (nothing could ever resolve it).
+    ///
+    /// - Parameter futures: The futures to race.
+    /// - Returns: A future that resolves exactly once, like the first input to resolve.
+    @inlinable
+    public static func firstResolved(of futures: [Future<Value>]) -> Future<Value> {
+        if futures.isEmpty { return .cancelled(withIndirectError: EmptyRaceError(combinator: "firstResolved(of:)")) }
+        let result = FutureStorage<Value>.makePending()
+        // Every input decides; none contributes, so there is nothing to count and no tail.
+        let state = CombinatorState<Never, Value>.make(resolving: result, contributions: 0, tailCount: 0) { _ in }
+        let shared = state.shared
+        for future in futures {
+            if state.isDecided { break }
+            future.storage.subscribe(
+                .resolved { outcome in
+                    shared.value.decide(outcome.isFulfilled ? outcome : .cancelled(indirectError: outcome.error))
+                }
+            )
+        }
+        return Future(storage: result)
+    }
+
+    /// A future fulfilled with the value of whichever of `futures` is fulfilled first; cancelled
+    /// only when every one of them has failed.
+    ///
+    /// ```swift
+    /// Future.firstFulfilled(of: mirrors.map { download(file, from: $0) })
+    /// ```
+    ///
+    /// - When an input is fulfilled: fulfilled with its value, if no input was fulfilled before.
+    ///   Failures before it are forgotten.
+    /// - When every input has failed: cancelled, with an ``AllFuturesFailedError`` as the
+    ///   indirect error, holding how each input failed, in input order.
+    /// - With no futures: already cancelled, with an ``EmptyRaceError`` as the indirect error.
+    ///
+    /// - Parameter futures: The futures to race.
+    /// - Returns: A future that resolves exactly once: with the first value, or cancelled once
+    ///   all inputs failed.
+    @inlinable
+    public static func firstFulfilled(of futures: [Future<Value>]) -> Future<Value> {
+        if futures.isEmpty { return .cancelled(withIndirectError: EmptyRaceError(combinator: "firstFulfilled(of:)")) }
+        let result = FutureStorage<Value>.makePending()
+        // Failures contribute; a fulfilment decides.
+        let state = CombinatorState<Outcome<Never>?, Value>.make(
+            resolving: result, contributions: futures.count, tailCount: futures.count
+        ) { $0.initialize(repeating: nil, count: futures.count) }
+        let shared = state.shared
+        for (index, future) in futures.enumerated() {
+            if state.isDecided { break }
+            future.storage.subscribe(
+                .resolved { outcome in
+                    let failure: Outcome<Never>
+                    switch outcome {
+                    case .fulfilled:
+                        shared.value.decide(outcome)
+                        return
+                    case .rejected(let error):
+                        failure = .rejected(error)
+                    case .cancelled(let indirectError):
+                        failure = .cancelled(indirectError: indirectError)
+                    }
+                    shared.value.contribute(
+                        { $0[index] = failure },
+                        completing: {
+                            .cancelled(indirectError: AllFuturesFailedError(failures: movingValues(from: $0)))
+                        }
+                    )
+                }
+            )
+        }
+        return Future(storage: result)
+    }
+}

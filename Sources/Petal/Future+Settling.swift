@@ -1,0 +1,95 @@
+/// Waiting for several futures to settle, however they resolve: `allSettled` gathers every
+/// outcome into one future that never fails.
+///
+/// Combinators take no execution context because they run no closure of yours: the combined
+/// future is fulfilled on the thread that resolves the last input, inside that resolving call, or
+/// before `allSettled` returns if every input was already resolved. It stays pending while any
+/// input is pending.
+extension Future {
+    /// A future fulfilled with the outcome of every one of `futures`, in the order of `futures`,
+    /// once all of them have resolved. It is never rejected or cancelled.
+    ///
+    /// ```swift
+    /// Future.allSettled(uploads).whenFulfilled { outcomes in
+    ///     report(succeeded: outcomes.filter(\.isFulfilled).count, of: outcomes.count)
+    /// }
+    /// ```
+    ///
+    /// - Whatever each input's outcome (fulfilled, rejected, or cancelled with or without an
+    ///   indirect error), it appears unchanged at the input's index.
+    /// - With no futures: already fulfilled with an empty array.
+    ///
+    /// - Parameter futures: The futures to wait for; the same future may appear more than once.
+    /// - Returns: A future of all the outcomes, fulfilled exactly once.
+    @inlinable
+    public static func allSettled<Element>(_ futures: [Future<Element>]) -> Future<Value>
+    where Value == [Outcome<Element>] {
+        if futures.isEmpty { return .fulfilled(with: []) }
+        let result = FutureStorage<[Outcome<Element>]>.makePending()
+        let shared = CombinatorState<Outcome<Element>?, [Outcome<Element>]>.make(
+            resolving: result, contributions: futures.count, tailCount: futures.count
+        ) { $0.initialize(repeating: nil, count: futures.count) }.shared
+        for (index, future) in futures.enumerated() {
+            future.storage.subscribe(
+                .resolved { outcome in
+                    shared.value.contribute({ $0[index] = outcome }, completing: { .fulfilled(movingValues(from: $0)) })
+                }
+            )
+        }
+        return Future(storage: result)
+    }
+
+    /// A future fulfilled with the outcome of every one of the given futures, as a tuple in
+    /// argument order, once all of them have resolved. It is never rejected or cancelled. The
+    /// futures may have different value types.
+    ///
+    /// ```swift
+    /// Future.allSettled(saveDraft(post), notifyFollowers(post))
+    ///     .whenFulfilled { saved, notified in log(saved, notified) }
+    /// ```
+    ///
+    /// - Whatever each input's outcome, it appears unchanged in the input's place.
+    /// - With a single future: a future of its outcome; with none: already fulfilled with `()`.
+    ///
+    /// - Parameter futures: The futures to wait for.
+    /// - Returns: A future of all the outcomes, fulfilled exactly once.
+    @inlinable
+    public static func allSettled<each Element>(_ futures: repeat Future<each Element>) -> Future<Value>
+    where Value == (repeat Outcome<each Element>) {
+        let layout = TupleLayout<(repeat Outcome<each Element>?)>(repeat Outcome<each Element>?.self)
+        // No inputs: `Value` is the empty tuple, which the compiler cannot see statically.
+        if layout.count == 0 { return .fulfilled(with: () as Any as! Value) }
+        let result = FutureStorage<(repeat Outcome<each Element>)>.makePending()
+        let state = CombinatorState<(repeat Outcome<each Element>?), (repeat Outcome<each Element>)>.make(
+            resolving: result, contributions: layout.count, tailCount: 1
+        ) { $0.initialize(to: (repeat Optional<Outcome<each Element>>.none)) }
+        var end = 0
+        for future in repeat each futures {
+            end = state.subscribeSettling(future, after: end)
+        }
+        return Future(storage: result)
+    }
+}
+
+extension CombinatorState {
+    /// Subscribes one input of a tuple-valued `allSettled`, whose slot is the first suitably
+    /// aligned offset at or after `end`; returns the offset after the slot.
+    @inlinable
+    func subscribeSettling<Input, each Element>(_ input: Future<Input>, after end: Int) -> Int
+    where Tail == (repeat Outcome<each Element>?), Result == (repeat Outcome<each Element>) {
+        let offset = TupleLayout<Tail>.offset(of: Outcome<Input>?.self, after: end)
+        let shared = self.shared
+        input.storage.subscribe(
+            .resolved { outcome in
+                shared.value.contribute(
+                    { TupleLayout.element(of: Outcome<Input>?.self, at: offset, in: $0).pointee = outcome },
+                    completing: { slots in
+                        let outcomes = slots.baseAddress.unsafelyUnwrapped.move()
+                        return .fulfilled((repeat (each outcomes).unsafelyUnwrapped))
+                    }
+                )
+            }
+        )
+        return offset + MemoryLayout<Outcome<Input>?>.size
+    }
+}
