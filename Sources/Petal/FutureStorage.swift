@@ -100,10 +100,23 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
         // Acquire: the fulfilment that initialised the value happens before its destruction.
         // A trivial value needs no destruction, and checking costs this generic code no
         // metadata look-up, unlike the destruction.
-        guard !_isPOD(Value.self) else { return }
         let word = petal_cell_load(cell)
-        if petal_word_has_outcome(word) != 0, OutcomeKind(resolvedWord: word) == .fulfilled {
+        guard petal_word_has_outcome(word) != 0 else { return freeUndelivered(word) }
+        guard !_isPOD(Value.self) else { return }
+        if OutcomeKind(resolvedWord: word) == .fulfilled {
             _ = withUnsafeMutablePointerToElements { $0.deinitialize(count: 1) }
+        }
+    }
+
+    /// Frees the waiters of a storage freed before it resolved. Only an internal storage nobody
+    /// could resolve any more gets here (a promise resolves its future before letting go); its
+    /// waiters can never run, and the inline slot goes with the header.
+    @inline(never)
+    private func freeUndelivered(_ word: petal_word) {
+        var next = petal_word_list(word)
+        while let node = next {
+            next = node.pointee.next
+            _ = CallbackNode<Value>.take(node)
         }
     }
 

@@ -17,7 +17,7 @@ private struct Watched: Sendable {
         outcome = {
             switch future.peek() {
             case .fulfilled(let value)?: "fulfilled(\(describing(value)))"
-            case let other: describe(other)
+            case let other: summarize(other)
             }
         }
     }
@@ -89,7 +89,7 @@ struct CombinatorConcurrencyTests {
                     let (a, b, c) = (futures[0], futures[inputCount / 2], futures[inputCount - 1])
                     watched.record(Watched("fulfillingWhen", Future.fulfillingWhen(futures)) { "\($0)" })
                     watched.record(
-                        Watched("allSettled", Future.allSettled(futures)) { "\($0.map { describe($0) })" }
+                        Watched("allSettled", Future.allSettled(futures)) { "\($0.map { summarize($0) })" }
                     )
                     watched.record(Watched("firstResolved", Future.firstResolved(of: futures)) { "\($0)" })
                     watched.record(Watched("firstFulfilled", Future.firstFulfilled(of: futures)) { "\($0)" })
@@ -98,7 +98,7 @@ struct CombinatorConcurrencyTests {
                     )
                     watched.record(
                         Watched("allSettled(a, b, c)", Future.allSettled(a, b, c)) {
-                            "\([describe($0.0), describe($0.1), describe($0.2)])"
+                            "\([summarize($0.0), summarize($0.1), summarize($0.2)])"
                         }
                     )
                 }

@@ -19,7 +19,7 @@ struct CombinatorMemoryTests {
             #expect(gathered != nil)
             failing.reject(with: TestError(1))
         }
-        #expect(describe(future.peek()) == "cancelled(E1)")
+        #expect(summarize(future.peek()) == "cancelled(E1)")
         #expect(gathered == nil)
         withExtendedLifetime(never) {}
     }
@@ -38,7 +38,7 @@ struct CombinatorMemoryTests {
             first.fulfil(with: value)
             failing.cancel(withIndirectError: TestError(2))
         }
-        #expect(describe(future.peek()) == "cancelled(E2)")
+        #expect(summarize(future.peek()) == "cancelled(E2)")
         #expect(gathered == nil)
         withExtendedLifetime(never) {}
     }
@@ -53,7 +53,7 @@ struct CombinatorMemoryTests {
             let value = Tracked(2)
             late = value
             latePromise.fulfil(with: value)
-            #expect(describe(future.peek()) == "cancelled(E1)")
+            #expect(summarize(future.peek()) == "cancelled(E1)")
         }
         #expect(late == nil)
         withExtendedLifetime(never) {}

@@ -9,7 +9,7 @@ struct CombinatorFirstResolvedTests {
         let (future, count) = combined(
             [.fulfil(0), .fulfil(1), .reject(2)], .resolvedAfter, order: [1, 2, 0], Future.firstResolved(of:)
         )
-        #expect(describe(future.peek()) == "fulfilled(1)")
+        #expect(summarize(future.peek()) == "fulfilled(1)")
         #expect(count.value == 1)
     }
 
@@ -24,7 +24,7 @@ struct CombinatorFirstResolvedTests {
         )
         // Already resolved inputs are taken in input order: the fulfilled one comes first.
         let expected = timing == .resolvedBefore ? "fulfilled(0)" : "cancelled(\(error))"
-        #expect(describe(future.peek()) == expected)
+        #expect(summarize(future.peek()) == expected)
         #expect(count.value == 1)
     }
 
@@ -35,16 +35,16 @@ struct CombinatorFirstResolvedTests {
         let future = Future.firstResolved(of: [pending.future, winner.future])
         #expect(future.peek() == nil)
         winner.cancel(withIndirectError: TestError(5))
-        #expect(describe(future.peek()) == "cancelled(E5)")
+        #expect(summarize(future.peek()) == "cancelled(E5)")
         pending.fulfil(with: 1)
-        #expect(describe(future.peek()) == "cancelled(E5)")
+        #expect(summarize(future.peek()) == "cancelled(E5)")
     }
 
     @Test("leaves inputs after an already resolved one unobserved")
     func stopsSubscribingOnceDecided() {
         let after = Promise<Int>()
         let future = Future.firstResolved(of: [.fulfilled(with: 3), after.future])
-        #expect(describe(future.peek()) == "fulfilled(3)")
+        #expect(summarize(future.peek()) == "fulfilled(3)")
         #expect(after.future.storage.slot.pointee == nil)
         after.fulfil(with: 4)
     }
@@ -52,7 +52,7 @@ struct CombinatorFirstResolvedTests {
     @Test("of no futures is already cancelled with an EmptyRaceError")
     func noFutures() {
         let future = Future.firstResolved(of: [Future<Int>]())
-        #expect(describe(future.peek()) == "cancelled(empty(firstResolved(of:)))")
+        #expect(summarize(future.peek()) == "cancelled(empty(firstResolved(of:)))")
     }
 }
 
@@ -64,7 +64,7 @@ struct CombinatorFirstFulfilledTests {
             [.reject(0), .fulfil(1), .cancel, .fulfil(3)], timing, order: [0, 2, 3, 1], Future.firstFulfilled(of:)
         )
         // Resolved after: input 3 is fulfilled first. Resolved before: input 1 comes first in input order.
-        #expect(describe(future.peek()) == (timing == .resolvedAfter ? "fulfilled(3)" : "fulfilled(1)"))
+        #expect(summarize(future.peek()) == (timing == .resolvedAfter ? "fulfilled(3)" : "fulfilled(1)"))
         #expect(count.value == 1)
     }
 
@@ -76,7 +76,7 @@ struct CombinatorFirstFulfilledTests {
         promises[2].cancel()
         #expect(future.peek() == nil)
         promises[1].fulfil(with: 1)
-        #expect(describe(future.peek()) == "fulfilled(1)")
+        #expect(summarize(future.peek()) == "fulfilled(1)")
     }
 
     @Test(
@@ -89,7 +89,7 @@ struct CombinatorFirstFulfilledTests {
             Future.firstFulfilled(of:)
         )
         #expect(
-            describe(future.peek())
+            summarize(future.peek())
                 == #"cancelled(all["cancelled(E0)", "rejected(E1)", "cancelled(nil)", "rejected(E3)"])"#
         )
         #expect(count.value == 1)
@@ -100,7 +100,7 @@ struct CombinatorFirstFulfilledTests {
     @Test("of no futures is already cancelled with an EmptyRaceError")
     func noFutures() {
         let future = Future.firstFulfilled(of: [Future<Int>]())
-        #expect(describe(future.peek()) == "cancelled(empty(firstFulfilled(of:)))")
+        #expect(summarize(future.peek()) == "cancelled(empty(firstFulfilled(of:)))")
     }
 
     @Test("an AllFuturesFailedError describes every failure in input order")

@@ -9,7 +9,7 @@ struct CombinatorAllSettledTests {
     func everyOutcomeInInputOrder(timing: Timing) {
         let resolutions: [InputResolution] = [.reject(0), .fulfil(1), .cancel, .cancelBecause(3), .fulfil(4)]
         let (future, count) = combined(resolutions, timing, order: [4, 2, 0, 3, 1], Future.allSettled)
-        #expect(future.peek()?.value?.map { describe($0) } == resolutions.map(\.description))
+        #expect(future.peek()?.value?.map { summarize($0) } == resolutions.map(\.description))
         #expect(count.value == 1)
     }
 
@@ -21,7 +21,7 @@ struct CombinatorAllSettledTests {
         promises[2].cancel()
         #expect(future.peek() == nil)
         promises[1].fulfil(with: 1)
-        #expect(future.peek()?.value?.map { describe($0) } == ["rejected(E0)", "fulfilled(1)", "cancelled(nil)"])
+        #expect(future.peek()?.value?.map { summarize($0) } == ["rejected(E0)", "fulfilled(1)", "cancelled(nil)"])
     }
 
     @Test("of no futures is already fulfilled with an empty array")
@@ -48,9 +48,9 @@ struct CombinatorAllSettledTests {
         future.whenResolved { _ in count.increment() }
         if timing == .resolvedAfter { resolveAll() }
         let outcomes = future.peek()?.value
-        #expect(describe(outcomes?.0) == "rejected(E0)")
-        #expect(describe(outcomes?.1) == "fulfilled(petal)")
-        #expect(describe(outcomes?.2) == "cancelled(E2)")
+        #expect(summarize(outcomes?.0) == "rejected(E0)")
+        #expect(summarize(outcomes?.1) == "fulfilled(petal)")
+        #expect(summarize(outcomes?.2) == "cancelled(E2)")
         #expect(count.value == 1)
     }
 
@@ -62,14 +62,14 @@ struct CombinatorAllSettledTests {
         number.fulfil(with: 1)
         #expect(future.peek() == nil)
         text.cancel()
-        #expect(describe(future.peek()?.value?.0) == "fulfilled(1)")
-        #expect(describe(future.peek()?.value?.1) == "cancelled(nil)")
+        #expect(summarize(future.peek()?.value?.0) == "fulfilled(1)")
+        #expect(summarize(future.peek()?.value?.1) == "cancelled(nil)")
     }
 
     @Test("of one future in the tuple form is a future of its outcome")
     func tupleOfOne() {
         let future: Future<Outcome<Int>> = Future.allSettled(Future<Int>.rejected(with: TestError(7)))
-        #expect(describe(future.peek()?.value) == "rejected(E7)")
+        #expect(summarize(future.peek()?.value) == "rejected(E7)")
     }
 
     @Test("of no futures in the tuple form is already fulfilled with the empty tuple")

@@ -20,15 +20,7 @@ enum InputResolution: Sendable, CustomStringConvertible {
         }
     }
 
-    var description: String { describe(outcome) }
-}
-
-/// When a test resolves the inputs: before the combinator subscribes to them, or after.
-enum Timing: String, CaseIterable, Sendable, CustomStringConvertible {
-    case resolvedBefore
-    case resolvedAfter
-
-    var description: String { rawValue }
+    var description: String { summarize(outcome) }
 }
 
 /// Combines futures of `resolutions` with `combinator`, resolving them before it subscribes, or
@@ -60,14 +52,14 @@ func code(_ error: (any Error)?) -> String {
     switch error {
     case nil: "nil"
     case let error as TestError: "E\(error.code)"
-    case let error as AllFuturesFailedError: "all\(error.failures.map { describe($0) })"
+    case let error as AllFuturesFailedError: "all\(error.failures.map { summarize($0) })"
     case let error as EmptyRaceError: "empty(\(error.combinator))"
     case let error?: "\(error)"
     }
 }
 
 /// An outcome as a short comparable string: `fulfilled(7)`, `rejected(E1)`, `cancelled(nil)`.
-func describe<Value>(_ outcome: Outcome<Value>?) -> String {
+func summarize<Value>(_ outcome: Outcome<Value>?) -> String {
     switch outcome {
     case nil: "pending"
     case .fulfilled(let value)?: "fulfilled(\(value))"
@@ -120,7 +112,7 @@ struct CombinatorFulfillingWhenTests {
     func cancelledByAFailure(timing: Timing, failure: Int) {
         let (resolution, error) = failureCases[failure]
         let (future, count) = combined([.fulfil(1), resolution, .fulfil(3)], timing, Future.fulfillingWhen)
-        #expect(describe(future.peek()) == "cancelled(\(error))")
+        #expect(summarize(future.peek()) == "cancelled(\(error))")
         #expect(count.value == 1)
     }
 
@@ -130,7 +122,7 @@ struct CombinatorFulfillingWhenTests {
             [.cancelBecause(1), .fulfil(2), .reject(3), .cancel], .resolvedAfter, order: [2, 0, 1, 3],
             Future.fulfillingWhen
         )
-        #expect(describe(future.peek()) == "cancelled(E3)")
+        #expect(summarize(future.peek()) == "cancelled(E3)")
         #expect(count.value == 1)
     }
 
@@ -139,7 +131,7 @@ struct CombinatorFulfillingWhenTests {
         let (future, count) = combined(
             [.fulfil(0), .cancelBecause(1), .reject(2)], .resolvedBefore, order: [2, 0, 1], Future.fulfillingWhen
         )
-        #expect(describe(future.peek()) == "cancelled(E1)")
+        #expect(summarize(future.peek()) == "cancelled(E1)")
         #expect(count.value == 1)
     }
 
@@ -149,9 +141,9 @@ struct CombinatorFulfillingWhenTests {
         let failing = Promise<Int>()
         let future = Future.fulfillingWhen([pending.future, failing.future])
         failing.reject(with: TestError(4))
-        #expect(describe(future.peek()) == "cancelled(E4)")
+        #expect(summarize(future.peek()) == "cancelled(E4)")
         pending.fulfil(with: 1)
-        #expect(describe(future.peek()) == "cancelled(E4)")
+        #expect(summarize(future.peek()) == "cancelled(E4)")
     }
 
     @Test("leaves inputs after an already failed one unobserved")
@@ -159,7 +151,7 @@ struct CombinatorFulfillingWhenTests {
         let before = Promise<Int>()
         let after = Promise<Int>()
         let future = Future.fulfillingWhen([before.future, .rejected(with: TestError(1)), after.future])
-        #expect(describe(future.peek()) == "cancelled(E1)")
+        #expect(summarize(future.peek()) == "cancelled(E1)")
         #expect(before.future.storage.slot.pointee != nil)
         #expect(after.future.storage.slot.pointee == nil)
         before.fulfil(with: 0)
@@ -235,7 +227,7 @@ struct CombinatorFulfillingWhenTests {
         let count = Counter()
         future.whenResolved { _ in count.increment() }
         if timing == .resolvedAfter { resolveAll() }
-        #expect(describe(future.peek()) == "cancelled(\(error))")
+        #expect(summarize(future.peek()) == "cancelled(\(error))")
         #expect(count.value == 1)
     }
 

@@ -97,4 +97,26 @@ struct ChainMemoryTests {
         head.fulfil(with: 1)
         #expect(step.peek()?.value == 4)
     }
+
+    @Test("an internal future freed before it resolved frees every waiter and step")
+    func unresolvedStorageFreesWaiters() {
+        weak var inSlot: Tracked?
+        weak var inNode: Tracked?
+        weak var inStep: Tracked?
+        do {
+            let orphan = Future(storage: FutureStorage<Int>.makePending())
+            let first = Tracked(1)
+            let second = Tracked(2)
+            let third = Tracked(3)
+            inSlot = first
+            inNode = second
+            inStep = third
+            orphan.whenFulfilled { _ in _ = first.id }
+            orphan.whenFulfilled { _ in _ = second.id }
+            _ = orphan.then { $0 + third.id }
+        }
+        #expect(inSlot == nil)
+        #expect(inNode == nil)
+        #expect(inStep == nil)
+    }
 }
