@@ -1,6 +1,6 @@
 /// `then`: the next piece of work, run with the value when the receiver is fulfilled.
 ///
-/// Both forms follow the one failure rule (see <doc:Chaining>): the returned future is rejected
+/// Both forms follow the one failure rule (see <doc:ChainingWork>): the returned future is rejected
 /// when this step's own work fails (its closure throws, or the future it returned is rejected),
 /// and cancelled, with the receiver's error as its indirect error, when the receiver is rejected
 /// or cancelled; the closure then never runs.
