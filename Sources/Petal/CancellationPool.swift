@@ -65,8 +65,11 @@ public final class CancellationPool: @unchecked Sendable {
     private let entryCount: UnsafeMutablePointer<petal_atomic_word>
     /// The entry count at which the next add prunes.
     private let pruneThreshold: UnsafeMutablePointer<petal_atomic_word>
-    /// Serialises pruning and draining with each other (never adds, never user code).
-    private let maintenance = PosixLock(())
+    /// Serialises pruning and draining with each other (never adds, never user code). It
+    /// guards a count of maintenance passes rather than `Void`: ThreadSanitizer places a
+    /// zero-sized guarded value at the lock object's own address and reports the unlocked read
+    /// of the mutex pointer as a race with it.
+    private let maintenance = PosixLock<UInt>(0)
 
     /// The fewest entries worth pruning.
     private static let minimumThreshold: petal_word = 64
@@ -137,7 +140,8 @@ public final class CancellationPool: @unchecked Sendable {
     /// still alive, on this thread, oldest first, before returning. Items added during the drain
     /// (even by the items it cancels) or after it stay for the next drain.
     public func drain() {
-        let taken: Entry? = maintenance.withLock { _ in
+        let taken: Entry? = maintenance.withLock { passes in
+            passes &+= 1
             // With the lock: no prune is rewiring the links we are about to walk.
             var seen = petal_atomic_word_load(head)
             while petal_atomic_word_exchange(head, &seen, 0) == 0 {}
@@ -161,7 +165,8 @@ public final class CancellationPool: @unchecked Sendable {
     private func prune() {
         var survivors = 0
         var removed = 0
-        maintenance.withLock { _ in
+        maintenance.withLock { passes in
+            passes &+= 1
             guard let first = Self.entry(petal_atomic_word_load(head))?.takeUnretainedValue() else { return }
             survivors = 1
             var previous = first

@@ -31,7 +31,7 @@ extension Future {
     }
 
     /// Starts `job`, which takes no input, on `context`, and returns the job's future, as
-    /// ``start(running:with:on:using:)`` does.
+    /// `start(running:with:on:using:)` does.
     @inlinable
     public static func start<Context: ExecutionContext>(
         running job: Job<Void, Value>, on context: Context = .inline, using pool: CancellationPool? = nil
@@ -79,7 +79,7 @@ extension Future {
         return group
     }
 
-    /// Starts every job of `jobs`, which take no input, as ``start(running:with:on:using:)``
+    /// Starts every job of `jobs`, which take no input, as `start(running:with:on:using:)`
     /// for a group does.
     @inlinable
     public static func start<Output, Context: ExecutionContext>(
