@@ -35,13 +35,19 @@ struct FutureHeader<Value> {
     /// is shared and by the one delivering thread; read by the deinit, after the last release.
     @usableFromInline
     var holdsStep: Bool
+    /// The cancellation-request word (see ``CancellationRequestWord``), in the padding after
+    /// `holdsStep`, so it costs no space. Zero unless someone uses upstream cancellation;
+    /// touched only through C atomics once the storage is shared.
+    @usableFromInline
+    var requestWord: petal_atomic_u32
 
     @inlinable
-    init(word: petal_word, error: (any Error)?, holdsStep: Bool = false) {
+    init(word: petal_word, error: (any Error)?, holdsStep: Bool = false, requestWord: UInt32 = 0) {
         cell = petal_cell(word: word)
         self.error = error
         slot = nil
         self.holdsStep = holdsStep
+        self.requestWord = petal_atomic_u32(value: requestWord)
     }
 }
 
@@ -101,6 +107,11 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
         // A trivial value needs no destruction, and checking costs this generic code no
         // metadata look-up, unlike the destruction.
         let word = petal_cell_load(cell)
+        // Actions still registered for a storage that never resolved (or whose resolution
+        // raced a registration): the registry keys them by address, which is about to be reused.
+        if petal_atomic_u32_load(requestWord) & CancellationRequestWord.hasActions != 0 {
+            discardCancellationActions()
+        }
         guard petal_word_has_outcome(word) != 0 else { return freeUndelivered(word) }
         guard !_isPOD(Value.self) else { return }
         if OutcomeKind(resolvedWord: word) == .fulfilled {
@@ -153,6 +164,11 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
         slotOffset + MemoryLayout<CallbackLayout>.size
     }
 
+    @inlinable
+    static var requestWordOffset: Int {
+        (holdsStepOffset + MemoryLayout<Bool>.size).roundedUp(to: MemoryLayout<petal_atomic_u32>.alignment)
+    }
+
     /// The C cell, first in the header.
     @inlinable
     final var cell: UnsafeMutablePointer<petal_cell> {
@@ -177,6 +193,21 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
         (headerAddress + Self.holdsStepOffset).assumingMemoryBound(to: Bool.self)
     }
 
+    /// The cancellation-request word.
+    @inlinable
+    final var requestWord: UnsafeMutablePointer<petal_atomic_u32> {
+        (headerAddress + Self.requestWordOffset).assumingMemoryBound(to: petal_atomic_u32.self)
+    }
+
+    /// Answers a cancellation request that reached this future (called once, by the request's
+    /// winner, with no lock held): runs the actions registered for it. A chained future first
+    /// cancels itself (see ``StepStorage``). Not final for that one override; it is reached only
+    /// on the rare request path.
+    @usableFromInline
+    func answerCancellationRequest() {
+        for action in CancellationRegistry.takeActions(for: self) { action() }
+    }
+
     /// Debug builds: the computed offsets are the compiler's.
     @inlinable
     static func checkLayout() {
@@ -184,6 +215,7 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
         assert(MemoryLayout<FutureHeader<Value>>.offset(of: \.error) == errorOffset)
         assert(MemoryLayout<FutureHeader<Value>>.offset(of: \.slot) == slotOffset)
         assert(MemoryLayout<FutureHeader<Value>>.offset(of: \.holdsStep) == holdsStepOffset)
+        assert(MemoryLayout<FutureHeader<Value>>.offset(of: \.requestWord) == requestWordOffset)
         assert(MemoryLayout<Callback<Value>?>.size == MemoryLayout<CallbackLayout>.size)
     }
 
@@ -352,6 +384,11 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
     @inlinable
     final func publish(_ kind: OutcomeKind) {
         let taken = petal_cell_publish(cell, kind.rawValue)
+        // A resolved future needs no cancellation actions: let go of them (and what they hold)
+        // now. One load of a word in the cache line just written; set only by their users.
+        if petal_atomic_u32_load(requestWord) & CancellationRequestWord.hasActions != 0 {
+            discardCancellationActions()
+        }
         // Nobody subscribed: the cell is RESOLVED already and there is nothing to run.
         if petal_word_has_waiters(taken) == 0 { return }
         if petal_trampoline_enter() != 0 {

@@ -72,6 +72,18 @@ final class StepStorage<Step: ChainStep>: FutureStorage<Step.Output> {
         if holdsStep.pointee { step.deinitialize(count: 1) }
     }
 
+    /// A request reached this chained future: it cancels itself at once (without an indirect
+    /// error; a request is not a failure), so its step never runs and its own dependents are
+    /// cancelled by the one failure rule, then runs its registered actions (the vote on its
+    /// upstream, when it is linked to one).
+    @usableFromInline
+    override func answerCancellationRequest() {
+        // Taken first: resolving lets go of whatever actions are still registered.
+        let actions = CancellationRegistry.takeActions(for: self)
+        fail(.cancelled, error: nil)
+        for action in actions { action() }
+    }
+
     /// Runs the step with the upstream's outcome: called exactly once, on the thread that
     /// delivers it, after an acquire load saw `upstream` resolved with `kind`.
     @inlinable
@@ -80,6 +92,9 @@ final class StepStorage<Step: ChainStep>: FutureStorage<Step.Output> {
         // outlive it.
         let work = step.move()
         holdsStep.pointee = false
+        // Cancelled on request before its upstream delivered: the step's work is not wanted, and
+        // no closure runs downstream of a cancellation. One acquire load of this future's word.
+        if petal_word_is_claimed(petal_cell_load(cell)) != 0 { return }
         if Step.Context.self == InlineExecutionContext.self {
             work.run(upstream: upstream, kind: kind, downstream: self)
         } else {
@@ -96,6 +111,8 @@ final class StepStorage<Step: ChainStep>: FutureStorage<Step.Output> {
         let handOff = UncheckedSendableBox((work, upstream, kind, self))
         work.context.execute {
             let (work, upstream, kind, downstream) = handOff.value
+            // Cancelled on request while the work waited for its context: skip it.
+            if petal_word_is_claimed(petal_cell_load(downstream.cell)) != 0 { return }
             work.run(upstream: upstream, kind: kind, downstream: downstream)
         }
     }
@@ -106,6 +123,11 @@ extension FutureStorage {
     @inlinable
     func chain<Step: ChainStep>(_ step: Step) -> Future<Step.Output> where Step.Input == Value {
         let downstream = StepStorage.make(step)
+        // A future whose producer can be asked to cancel links its chained futures, so that
+        // their requests travel up; everyone else pays this one load.
+        if petal_atomic_u32_load(requestWord) & CancellationRequestWord.propagates != 0 {
+            linkDependent(downstream)
+        }
         // Captures nothing but the chained future: the closure needs no allocation of its own.
         subscribe(.step { upstream, kind in downstream.receive(from: upstream, kind: kind) })
         return Future(storage: downstream)

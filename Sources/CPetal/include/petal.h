@@ -314,6 +314,53 @@ static inline petal_node *petal_cell_take_more(petal_cell *cell) {
 }
 
 /* ------------------------------------------------------------------------------------------- */
+/* Side words: small atomics for the Swift facade's own state machines (a job's state, a        */
+/* future's cancellation-request word). Swift cannot apply AO_* to its own memory by itself,    */
+/* and Synchronization.Atomic is invisible to ThreadSanitizer; these are, and inline to one      */
+/* instruction. The caller keeps the word at a stable address (never a stored property).        */
+/* ------------------------------------------------------------------------------------------- */
+
+/* A machine word for a state machine owned by the Swift facade. */
+typedef struct petal_atomic_word {
+    volatile petal_word value;
+} petal_atomic_word;
+
+/* ACQUIRE: whatever the thread that stored the value seen wrote before its (FULL) CAS is
+   visible to the reader, so a state read here can be acted on. */
+static inline petal_word petal_atomic_word_load(const petal_atomic_word *word) {
+    return AO_load_acquire((const volatile AO_t *)&word->value);
+}
+
+/* Replaces *expected with desired if the word still holds it; returns 1 if it did, otherwise 0
+   with the value seen in *expected. FULL: a transition both publishes what its thread wrote
+   before it (release) and sees what earlier transitions published (acquire). */
+static inline int petal_atomic_word_exchange(petal_atomic_word *word, petal_word *expected,
+                                             petal_word desired) {
+    petal_word seen = AO_fetch_compare_and_swap_full(&word->value, *expected, desired);
+    if (seen == *expected) return 1;
+    *expected = seen;
+    return 0;
+}
+
+/* The same for a 32-bit word, so that one fits in a header's padding. */
+typedef struct petal_atomic_u32 {
+    volatile unsigned value;
+} petal_atomic_u32;
+
+/* ACQUIRE, as petal_atomic_word_load. */
+static inline unsigned petal_atomic_u32_load(const petal_atomic_u32 *word) {
+    return AO_int_load_acquire((const volatile unsigned *)&word->value);
+}
+
+/* FULL, as petal_atomic_word_exchange. */
+static inline int petal_atomic_u32_exchange(petal_atomic_u32 *word, unsigned *expected, unsigned desired) {
+    unsigned seen = AO_int_fetch_compare_and_swap_full(&word->value, *expected, desired);
+    if (seen == *expected) return 1;
+    *expected = seen;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------------------- */
 /* The trampoline: stack-safe inline execution.                                                 */
 /* ------------------------------------------------------------------------------------------- */
 

@@ -1,0 +1,62 @@
+import CPetal
+
+/// Upstream cancellation: a consumer asks the producer of a future to stop (see
+/// <doc:Cancellation>).
+extension Future {
+    /// Asks the work behind this future to cancel, on behalf of whoever holds this future.
+    ///
+    /// A request is a wish, not a resolution: the future resolves as its producer decides.
+    /// What it reaches, on this thread, before this returns:
+    /// - a **job's future**: the job's ``Job/attemptCancel()``;
+    /// - a **promise's future**: the handlers its owner registered with
+    ///   ``Promise/whenCancellationRequested(on:_:)`` (none: nothing happens);
+    /// - a **chained future** whose step has not run: it is cancelled at once (without an
+    ///   indirect error), so its closure never runs and its own dependents are cancelled by the
+    ///   one failure rule; then, if it is linked to its upstream, it votes there: the upstream is
+    ///   asked in turn once **every** one of its counted dependents has asked.
+    ///
+    /// Only the first request counts; a resolved future ignores requests. Costs nothing until
+    /// used: futures nobody asks carry no extra allocation.
+    public func requestCancellation() {
+        storage.requestCancellation()
+    }
+
+    /// Whether a cancellation request has reached this future (directly, or by the votes of
+    /// all its counted dependents).
+    public var isCancellationRequested: Bool {
+        storage.isCancellationRequested
+    }
+}
+
+extension Promise {
+    /// Registers `handler` to run when a consumer asks for the future's cancellation, for
+    /// example to cancel the network request that would fulfil it.
+    ///
+    /// - Where and when: `handler` runs once on `context`, after the first request reaches the
+    ///   future (with `.inline`, on the requesting thread before its request returns); at once,
+    ///   on this thread, if one already has; never if the future resolves first (it is then
+    ///   released, with what it captured).
+    /// - The handler decides: it usually stops the work and calls ``cancel(withIndirectError:)``.
+    ///   Nothing is cancelled for you.
+    /// - Register before handing out the future: futures chained onto it before the first
+    ///   registration are not linked to it, so their requests do not travel here.
+    public func whenCancellationRequested<Context: ExecutionContext>(
+        on context: Context = .inline, _ handler: @escaping @Sendable () -> Void
+    ) {
+        let storage = future.storage
+        storage.markPropagating()
+        if Context.self == InlineExecutionContext.self {
+            CancellationRegistry.add(handler, for: storage)
+        } else {
+            CancellationRegistry.add({ context.execute(handler) }, for: storage)
+        }
+    }
+}
+
+extension Future {
+    /// How many counted dependents the future has, for tests.
+    @_spi(Diagnostics)
+    public var dependentCountForTests: Int {
+        Int(CancellationRequestWord.dependents(petal_atomic_u32_load(storage.requestWord)))
+    }
+}

@@ -1,0 +1,128 @@
+/// Starting jobs and closures: the heads of chains of work.
+///
+/// These are static methods of ``Future`` (`Future.start(running:with:)`), not free functions,
+/// so that they never shadow a `start` method of your own types, and nothing here is named
+/// `Task`. Every form returns a future at once; the work runs on the context you pass (`.inline`
+/// by default: on this thread, before `start` returns).
+extension Future {
+    /// Starts `job` with `input` on `context`, and returns the job's future.
+    ///
+    /// - Where and when: `job.start(with: input)` runs once on `context` (with `.inline`, on
+    ///   this thread before this returns). The job is ``JobState/enqueued`` from now until then.
+    /// - Returns: the job's ``Job/future``: fulfilled when the job completes, rejected when it
+    ///   fails, cancelled when it is cancelled (for example by `pool`'s ``CancellationPool/drain()``).
+    /// - A job already started (or finished) is not started again: the repeat is reported
+    ///   through ``PetalDiagnostics/repeatedJobStartHandler``, and its future is returned as it
+    ///   is. A job already cancelled is not started, silently.
+    ///
+    /// - Parameters:
+    ///   - job: The job to start.
+    ///   - input: The job's input.
+    ///   - context: Where to call `start(with:)`.
+    ///   - pool: A pool to add the job to, so that draining it cancels the job.
+    @inlinable
+    public static func start<Input, Context: ExecutionContext>(
+        running job: Job<Input, Value>, with input: Input, on context: Context = .inline,
+        using pool: CancellationPool? = nil
+    ) -> Future<Value> {
+        pool?.add(job)
+        job.launch(with: input, on: context)
+        return job.future
+    }
+
+    /// Starts `job`, which takes no input, on `context`, and returns the job's future, as
+    /// `start(running:with:on:using:)` does.
+    @inlinable
+    public static func start<Context: ExecutionContext>(
+        running job: Job<Void, Value>, on context: Context = .inline, using pool: CancellationPool? = nil
+    ) -> Future<Value> {
+        start(running: job, with: (), on: context, using: pool)
+    }
+
+    /// Runs `body` on `context` and returns a future of its result.
+    ///
+    /// - Where and when: `body` runs once on `context` (with `.inline`, on this thread before
+    ///   this returns).
+    /// - Returns: a future fulfilled with what `body` returns, or rejected with what it throws.
+    @inlinable
+    public static func start<Context: ExecutionContext>(
+        on context: Context = .inline, executing body: @escaping @Sendable () throws -> Value
+    ) -> Future<Value> {
+        let storage = FutureStorage<Value>.makePending()
+        // The storage is resolved only by this one run, and a Future of a non-Sendable value
+        // cannot leave this thread, so handing it to the context is sound.
+        let target = UncheckedSendableBox(storage)
+        if Context.self == InlineExecutionContext.self {
+            storage.settle(body)
+        } else {
+            context.execute { target.value.settle(body) }
+        }
+        return Future(storage: storage)
+    }
+
+    /// Starts every job of `jobs` with the same `input` on `context`, and returns a future of
+    /// all their outputs.
+    ///
+    /// - Where and when: each job's `start(with:)` runs once on `context`, in array order.
+    /// - Returns: a future fulfilled with the outputs, in the order of `jobs`, once every job
+    ///   completed; cancelled as soon as one job fails or is cancelled, with that job's error
+    ///   (its rejection error, or its indirect error) as the indirect error. That first failure
+    ///   also cancels every other job, with the same indirect error. With no jobs: fulfilled
+    ///   with an empty array.
+    @inlinable
+    public static func start<Input, Output, Context: ExecutionContext>(
+        running jobs: [Job<Input, Output>], with input: Input, on context: Context = .inline,
+        using pool: CancellationPool? = nil
+    ) -> Future<Value> where Value == [Output] {
+        let group = Job.group(jobs, using: pool)
+        for job in jobs { job.launch(with: input, on: context) }
+        return group
+    }
+
+    /// Starts every job of `jobs`, which take no input, as `start(running:with:on:using:)`
+    /// for a group does.
+    @inlinable
+    public static func start<Output, Context: ExecutionContext>(
+        running jobs: [Job<Void, Output>], on context: Context = .inline, using pool: CancellationPool? = nil
+    ) -> Future<Value> where Value == [Output] {
+        start(running: jobs, with: (), on: context, using: pool)
+    }
+}
+
+extension Job {
+    /// Enqueues the job and calls `start(with:)` on `context`; a repeat is reported and ignored.
+    @usableFromInline
+    final func launch<Context: ExecutionContext>(with input: Input, on context: Context) {
+        guard enqueue() else { return }
+        if Context.self == InlineExecutionContext.self {
+            start(with: input)
+            return
+        }
+        // The input belongs to this one start; it is handed over, never shared.
+        let handOff = UncheckedSendableBox(input)
+        context.execute { self.start(with: handOff.value) }
+    }
+
+    /// The future of a group of jobs: their outputs once all complete; the first failure
+    /// cancels the group's future and every other job, with its error as the indirect error.
+    @usableFromInline
+    static func group(_ jobs: [Job<Input, Output>], using pool: CancellationPool?) -> Future<[Output]> {
+        if let pool { pool.add(contentsOf: jobs) }
+        let combined = Future<[Output]>.fulfillingWhen(jobs.map(\.future))
+        // Sendable: jobs are.
+        for job in jobs {
+            job.future.storage.subscribe(
+                .cancelled { indirectError in
+                    for other in jobs where other !== job { other.cancel(withIndirectError: indirectError) }
+                })
+            job.future.storage.subscribe(
+                .rejected { error in
+                    for other in jobs where other !== job { other.cancel(withIndirectError: error) }
+                })
+        }
+        // A request to cancel the group asks every job.
+        combined.storage.markPropagating()
+        CancellationRegistry.add({ for job in jobs { job.attemptCancel() } }, for: combined.storage)
+        return combined
+    }
+}

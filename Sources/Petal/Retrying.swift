@@ -1,0 +1,141 @@
+/// Retrying: start work again when it fails, a bounded number of times.
+extension Future {
+    /// Runs `body` and returns a future of the first attempt that succeeds, starting it again
+    /// (up to `attempts` times in all) while its future is rejected.
+    ///
+    /// - Where and when: the first attempt runs on `context` at once (with `.inline`, on this
+    ///   thread before this returns); each later one runs on `context` after the previous
+    ///   attempt's future was rejected, once `delay` has passed (with no delay, at once). Delays
+    ///   are kept by Petal's one shared timer thread: no thread or timer per retry.
+    /// - Returns: a future fulfilled with the first fulfilled attempt's value; rejected with the
+    ///   last attempt's error when all `attempts` were rejected (or `body` threw); cancelled,
+    ///   without retrying, when an attempt's future is cancelled (a cancellation is not a
+    ///   failure to retry), with its indirect error.
+    /// - A cancellation request on the returned future stops retrying: the current attempt's
+    ///   future is asked to cancel, no further attempt starts, and the returned future is
+    ///   cancelled.
+    ///
+    /// - Parameters:
+    ///   - attempts: How many times to run `body` at most; values below 1 count as 1.
+    ///   - delay: How long to wait after a rejection before the next attempt.
+    ///   - context: Where `body` runs.
+    ///   - body: Starts one attempt and returns its future.
+    public static func retrying<Context: ExecutionContext>(
+        attempts: Int, delay: Duration? = nil, on context: Context = .inline,
+        _ body: @escaping @Sendable () throws -> Future<Value>
+    ) -> Future<Value> {
+        let result = FutureStorage<Value>.makePending()
+        let retry = RetryLoop(result: result, attempts: max(1, attempts), delay: delay, context: context, body: body)
+        result.markPropagating()
+        CancellationRegistry.add({ retry.stop() }, for: result)
+        retry.startAttempt(1)
+        return Future(storage: result)
+    }
+
+    /// Starts a job that `makeJob` makes, with `input`, and starts a new one while they fail, as
+    /// ``retrying(attempts:delay:on:_:)`` does with futures: a job is single-use, so every
+    /// attempt is a fresh job, added to `pool` if one is given.
+    public static func retrying<Input, Context: ExecutionContext>(
+        attempts: Int, delay: Duration? = nil, on context: Context = .inline, using pool: CancellationPool? = nil,
+        with input: Input, makingJob makeJob: @escaping @Sendable () -> Job<Input, Value>
+    ) -> Future<Value> {
+        // Every attempt gets the same input; it is only read.
+        let handOff = UncheckedSendableBox(input)
+        return retrying(attempts: attempts, delay: delay, on: context) {
+            Future.start(running: makeJob(), with: handOff.value, using: pool)
+        }
+    }
+}
+
+/// The state of one `retrying` call: which attempt runs, and whether to stop.
+///
+/// Why it exists: attempts start from callbacks on other threads and from the shared timer, and
+/// a cancellation request must reach whichever attempt is current.
+final class RetryLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
+    // @unchecked: `result` is resolved only through its claim; `current` and `stopped` only
+    // under `lock`; everything else is immutable.
+    private let result: FutureStorage<Value>
+    private let attempts: Int
+    private let delay: Duration?
+    private let context: Context
+    private let body: @Sendable () throws -> Future<Value>
+    private let lock = PosixLock<(current: FutureStorage<Value>?, stopped: Bool)>((nil, false))
+
+    init(
+        result: FutureStorage<Value>, attempts: Int, delay: Duration?, context: Context,
+        body: @escaping @Sendable () throws -> Future<Value>
+    ) {
+        self.result = result
+        self.attempts = attempts
+        self.delay = delay
+        self.context = context
+        self.body = body
+    }
+
+    /// Runs attempt `number` on the context.
+    func startAttempt(_ number: Int) {
+        if Context.self == InlineExecutionContext.self {
+            run(number)
+        } else {
+            context.execute { self.run(number) }
+        }
+    }
+
+    private func run(_ number: Int) {
+        guard !lock.withLock({ $0.stopped }) else { return }
+        let attempt: Future<Value>
+        do {
+            attempt = try body()
+        } catch {
+            result.fail(.rejected, error: error)
+            return
+        }
+        let stoppedMeanwhile = lock.withLock { state in
+            state.current = attempt.storage
+            return state.stopped
+        }
+        if stoppedMeanwhile { attempt.requestCancellation() }
+        let source = UncheckedSendableBox(attempt.storage)
+        attempt.storage.subscribe(
+            .resolved { outcome in
+                switch outcome {
+                case .fulfilled, .cancelled:
+                    self.result.resolve(copying: source.value, kind: outcome.kind)
+                case .rejected(let error):
+                    if number >= self.attempts || self.lock.withLock({ $0.stopped }) {
+                        self.result.fail(.rejected, error: error)
+                    } else {
+                        self.scheduleAttempt(number + 1)
+                    }
+                }
+            })
+    }
+
+    private func scheduleAttempt(_ number: Int) {
+        guard let delay, delay > .zero else { return startAttempt(number) }
+        DeadlineScheduler.shared.schedule(
+            DeadlineEntry(deadline: .now + delay) { self.startAttempt(number) })
+    }
+
+    /// A cancellation request reached the retrying future: no more attempts, ask the current
+    /// one, and cancel the result.
+    func stop() {
+        let current: FutureStorage<Value>? = lock.withLock { state in
+            state.stopped = true
+            return state.current
+        }
+        current?.requestCancellation()
+        result.fail(.cancelled, error: nil)
+    }
+}
+
+extension Outcome {
+    /// The kind of outcome, for internal resolution.
+    var kind: OutcomeKind {
+        switch self {
+        case .fulfilled: return .fulfilled
+        case .rejected: return .rejected
+        case .cancelled: return .cancelled
+        }
+    }
+}
