@@ -49,7 +49,9 @@ import CPetal
 /// Every method is safe from any thread. A job is `Sendable` whatever its types, like
 /// Foundation's `Operation`: its own state is one atomic word and an immutable promise. Your
 /// subclass's stored state is yours to protect, and so is `Output` as it passes from the thread
-/// that completes the job to the future's observers.
+/// that completes the job to the future's observers. Swift asks a subclass to restate the
+/// conformance (`final class Download: Job<URL, Data>, @unchecked Sendable`), which is the place
+/// to write down how its own state is protected.
 open class Job<Input, Output>: Cancellable, @unchecked Sendable {
     // @unchecked: `stateWord` is only touched through C atomics; `promise` is immutable and
     // synchronised by the cell protocol. Subclasses document their own state.
