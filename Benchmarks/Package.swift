@@ -31,6 +31,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        // One operation in a loop on one thread, for callgrind (Scripts/profile).
+        .executableTarget(name: "PetalProbe", dependencies: ["Contenders"]),
         .executableTarget(
             name: "PetalBenchmarks",
             dependencies: [

@@ -1,6 +1,7 @@
-# CTest script: the shared library exports exactly the functions petal.h marks PETAL_API.
-# Everything else (static functions, the static inline protocol, the trampoline's thread-local
-# state) stays hidden by -fvisibility=hidden.
+# CTest script: the shared library exports exactly the symbols petal.h marks PETAL_API: its
+# functions, and the trampoline's thread-local state that the header's inline fast paths read.
+# Everything else (static functions, the static inline protocol) stays hidden by
+# -fvisibility=hidden.
 #
 #   cmake -DNM=<nm> -DLIBRARY=<libpetal.so> -DHEADER=<petal.h> -P CheckExports.cmake
 
@@ -13,10 +14,14 @@ endforeach()
 file(STRINGS "${HEADER}" declarations REGEX "^PETAL_API ")
 set(expected "")
 foreach(declaration IN LISTS declarations)
-  if(NOT declaration MATCHES "([A-Za-z_][A-Za-z0-9_]*)\\(")
-    message(FATAL_ERROR "cannot find the function name in: ${declaration}")
+  # A function (the name before its parameter list) or a variable (the name before the ';').
+  if(declaration MATCHES "([A-Za-z_][A-Za-z0-9_]*)\\(")
+    list(APPEND expected "${CMAKE_MATCH_1}")
+  elseif(declaration MATCHES "([A-Za-z_][A-Za-z0-9_]*);")
+    list(APPEND expected "${CMAKE_MATCH_1}")
+  else()
+    message(FATAL_ERROR "cannot find the symbol name in: ${declaration}")
   endif()
-  list(APPEND expected "${CMAKE_MATCH_1}")
 endforeach()
 list(SORT expected)
 if(NOT expected)
@@ -48,8 +53,8 @@ set(missing ${expected})
 list(REMOVE_ITEM missing ${exported})
 list(LENGTH expected count)
 if(extra OR missing)
-  message(FATAL_ERROR "exported symbols of ${LIBRARY} differ from the PETAL_API functions of "
+  message(FATAL_ERROR "exported symbols of ${LIBRARY} differ from the PETAL_API symbols of "
                       "petal.h\n  exported but not PETAL_API: ${extra}\n"
                       "  PETAL_API but not exported: ${missing}")
 endif()
-message(STATUS "${LIBRARY} exports exactly the ${count} PETAL_API functions: ${expected}")
+message(STATUS "${LIBRARY} exports exactly the ${count} PETAL_API symbols: ${expected}")

@@ -18,17 +18,14 @@ typedef struct petal_owned_deferred {
     void *context;
 } petal_owned_deferred;
 
-typedef struct petal_trampoline {
-    unsigned depth;
-    petal_deferred *head; /* oldest deferred item, run first */
-    petal_deferred *tail;
-} petal_trampoline;
+typedef petal_trampoline_state petal_trampoline;
 
-/* Thread-local: no other thread ever touches it, so plain accesses are enough. */
-static _Thread_local petal_trampoline petal_current;
+/* Thread-local: no other thread ever touches it, so plain accesses are enough. Exported for the
+   inline fast paths in petal.h. */
+PETAL_THREAD_LOCAL petal_trampoline_state petal_trampoline_current;
 
 int petal_trampoline_enter(void) {
-    petal_trampoline *t = &petal_current;
+    petal_trampoline *t = &petal_trampoline_current;
     if (t->depth >= PETAL_TRAMPOLINE_DEPTH || t->head != NULL) return 0;
     t->depth += 1;
     return 1;
@@ -48,7 +45,7 @@ static void petal_trampoline_drain(petal_trampoline *t) {
 }
 
 void petal_trampoline_leave(void) {
-    petal_trampoline *t = &petal_current;
+    petal_trampoline *t = &petal_trampoline_current;
     if (t->depth == 1) petal_trampoline_drain(t);
     t->depth -= 1;
 }
@@ -81,7 +78,7 @@ static void petal_owned_run(void *context) {
 }
 
 int petal_trampoline_defer(petal_work_fn work, void *context) {
-    petal_trampoline *t = &petal_current;
+    petal_trampoline *t = &petal_trampoline_current;
     if (petal_trampoline_idle(t)) {
         petal_trampoline_run_now(t, work, context);
         return 0;
@@ -97,7 +94,7 @@ int petal_trampoline_defer(petal_work_fn work, void *context) {
 }
 
 void petal_trampoline_defer_item(petal_deferred *item) {
-    petal_trampoline *t = &petal_current;
+    petal_trampoline *t = &petal_trampoline_current;
     if (petal_trampoline_idle(t)) {
         petal_trampoline_run_now(t, item->work, item->context);
         return;
@@ -106,5 +103,5 @@ void petal_trampoline_defer_item(petal_deferred *item) {
 }
 
 unsigned petal_trampoline_depth(void) {
-    return petal_current.depth;
+    return petal_trampoline_current.depth;
 }

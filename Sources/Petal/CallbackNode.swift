@@ -25,7 +25,7 @@ struct CallbackNode<Value> {
     @inlinable
     static func make(_ callback: Callback<Value>) -> UnsafeMutablePointer<CallbackNode<Value>> {
         assert(MemoryLayout<CallbackNode<Value>>.offset(of: \.node) == 0)
-        let node = UnsafeMutablePointer<CallbackNode<Value>>.allocate(capacity: 1)
+        let node = PlainAllocation.allocate(CallbackNode<Value>.self)
         node.initialize(to: CallbackNode(callback: callback))
         return node
     }
@@ -35,7 +35,7 @@ struct CallbackNode<Value> {
     static func take(_ node: UnsafeMutablePointer<petal_node>) -> Callback<Value> {
         let owner = UnsafeMutableRawPointer(node).assumingMemoryBound(to: CallbackNode<Value>.self)
         let callback = owner.move().callback
-        owner.deallocate()
+        PlainAllocation.deallocate(owner)
         return callback
     }
 }

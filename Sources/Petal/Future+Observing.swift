@@ -12,6 +12,7 @@ extension Future {
     public func whenResolved<Context: ExecutionContext>(
         on context: Context = .inline, _ body: @escaping @Sendable (Outcome<Value>) -> Void
     ) {
+        if storage.runNowIfResolved(on: context, { body(storage.outcome(kind: $0)) }) { return }
         storage.subscribe(.make(.resolved(body), on: context))
     }
 
@@ -20,6 +21,7 @@ extension Future {
     public func whenFulfilled<Context: ExecutionContext>(
         on context: Context = .inline, _ body: @escaping @Sendable (Value) -> Void
     ) {
+        if storage.runNowIfResolved(on: context, { if $0 == .fulfilled { body(storage.value) } }) { return }
         storage.subscribe(.make(.fulfilled(body), on: context))
     }
 
@@ -28,6 +30,11 @@ extension Future {
     public func whenRejected<Context: ExecutionContext>(
         on context: Context = .inline, _ body: @escaping @Sendable (any Error) -> Void
     ) {
+        if storage.runNowIfResolved(
+            on: context, { if $0 == .rejected { body(storage.error.pointee.unsafelyUnwrapped) } })
+        {
+            return
+        }
         storage.subscribe(.make(.rejected(body), on: context))
     }
 
@@ -37,6 +44,7 @@ extension Future {
     public func whenCancelled<Context: ExecutionContext>(
         on context: Context = .inline, _ body: @escaping @Sendable ((any Error)?) -> Void
     ) {
+        if storage.runNowIfResolved(on: context, { if $0 == .cancelled { body(storage.error.pointee) } }) { return }
         storage.subscribe(.make(.cancelled(body), on: context))
     }
 
@@ -46,6 +54,11 @@ extension Future {
     public func whenAnyError<Context: ExecutionContext>(
         on context: Context = .inline, _ body: @escaping @Sendable (any Error) -> Void
     ) {
+        if storage.runNowIfResolved(
+            on: context, { if $0 != .fulfilled, let error = storage.error.pointee { body(error) } })
+        {
+            return
+        }
         storage.subscribe(.make(.anyError(body), on: context))
     }
 }

@@ -9,9 +9,9 @@ enum Trampoline {
     /// Runs `work` inline through the trampoline.
     @inlinable
     static func run(_ work: @escaping () -> Void) {
-        if petal_trampoline_enter() != 0 {
+        if petal_trampoline_enter_fast() != 0 {
             work()
-            petal_trampoline_leave()
+            petal_trampoline_leave_fast()
         } else {
             deferToOutermostFrame(work)
         }
@@ -86,7 +86,7 @@ struct DeferredBlock<Work: TrampolineWork> {
     /// Defers `work` to the outermost inline frame of this thread (or runs it now if none).
     @inlinable
     static func enqueue(_ work: Work) {
-        let block = UnsafeMutablePointer<DeferredBlock>.allocate(capacity: 1)
+        let block = PlainAllocation.allocate(DeferredBlock.self)
         let address = UnsafeMutableRawPointer(block)
         let item = petal_deferred(
             next: nil,
@@ -108,7 +108,7 @@ struct DeferredBlock<Work: TrampolineWork> {
     static func runAndFree(_ address: UnsafeMutableRawPointer) {
         let block = address.assumingMemoryBound(to: DeferredBlock.self)
         let work = block.move().work
-        block.deallocate()
+        PlainAllocation.deallocate(block)
         work.run()
     }
 }

@@ -39,6 +39,7 @@ public struct Entry: Sendable {
 public let contenders: [Entry] = [
     entry(PetalContender.self),
     entry(RawCoreContender.self),
+    entry(BareContender.self),
     entry(LockedContender<MutexPromise>.self),
     entry(LockedContender<NSLockPromise>.self),
     entry(LockedContender<QueuePromise>.self),

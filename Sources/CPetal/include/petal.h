@@ -401,6 +401,40 @@ PETAL_API void petal_trampoline_defer_item(petal_deferred *item);
 /* The current nesting depth of this thread (0 outside any inline work), for tests. */
 PETAL_API unsigned petal_trampoline_depth(void);
 
+/* The trampoline's per-thread state, exposed so that the fast paths below inline into their
+   callers (two out-of-line calls per resolution otherwise). Only this thread touches it. */
+typedef struct petal_trampoline_state {
+    unsigned depth;        /* nested inline frames on this thread */
+    petal_deferred *head;  /* oldest deferred item, run first */
+    petal_deferred *tail;
+} petal_trampoline_state;
+
+#ifdef __cplusplus
+#  define PETAL_THREAD_LOCAL thread_local
+#else
+#  define PETAL_THREAD_LOCAL _Thread_local
+#endif
+
+PETAL_API extern PETAL_THREAD_LOCAL petal_trampoline_state petal_trampoline_current;
+
+/* petal_trampoline_enter, inline. */
+static inline int petal_trampoline_enter_fast(void) {
+    petal_trampoline_state *t = &petal_trampoline_current;
+    if (t->depth >= PETAL_TRAMPOLINE_DEPTH || t->head != NULL) return 0;
+    t->depth += 1;
+    return 1;
+}
+
+/* petal_trampoline_leave, inline unless the outermost frame has deferred work to run. */
+static inline void petal_trampoline_leave_fast(void) {
+    petal_trampoline_state *t = &petal_trampoline_current;
+    if (t->depth == 1 && t->head != NULL) {
+        petal_trampoline_leave();
+        return;
+    }
+    t->depth -= 1;
+}
+
 /* ------------------------------------------------------------------------------------------- */
 /* The C convenience future.                                                                    */
 /* ------------------------------------------------------------------------------------------- */

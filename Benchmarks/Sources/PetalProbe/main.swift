@@ -1,0 +1,85 @@
+import Contenders
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A single-threaded loop of one operation for one contender, for `Scripts/profile` to run under
+/// callgrind: instruction, atomic and allocation counts are exact there, where wall time is not.
+///
+///     PetalProbe OPERATION CONTENDER COUNT
+func run<C: Contender>(_: C.Type, _ operation: String, _ count: Int) -> Bool {
+    Delivered.reset()
+    var expected = count
+    switch operation {
+    case "create+subscribe+fulfil":
+        for value in 0..<count {
+            let handle = C.make()
+            C.escape(handle)
+            C.subscribeCounting(handle)
+            C.fulfil(handle, with: value)
+            C.release(handle)
+        }
+    case "subscribe after fulfil":
+        for value in 0..<count {
+            let handle = C.make()
+            C.escape(handle)
+            C.fulfil(handle, with: value)
+            C.subscribeCounting(handle)
+            C.release(handle)
+        }
+    case "hot promise":
+        // One promise, 64 subscribers, then the fulfil that drains them: an operation is one
+        // subscriber's attach and delivery.
+        precondition(count.isMultiple(of: 64))
+        for _ in 0..<count / 64 {
+            let handle = C.make()
+            C.escape(handle)
+            for _ in 0..<64 { C.subscribeCounting(handle) }
+            C.fulfil(handle, with: 1)
+            C.release(handle)
+        }
+    case "fulfil race":
+        // Two fulfils, the second losing: an operation is one attempt.
+        precondition(count.isMultiple(of: 2))
+        expected = 0
+        for value in 0..<count / 2 {
+            let handle = C.make()
+            C.escape(handle)
+            C.fulfil(handle, with: value)
+            C.fulfil(handle, with: value)
+            C.release(handle)
+        }
+    case "chain K=100":
+        // An operation is one step.
+        precondition(count.isMultiple(of: 100))
+        for _ in 0..<count / 100 { C.runChain(links: 100, value: 7) }
+        expected = count / 100
+    default:
+        return false
+    }
+    precondition(Delivered.count == expected, "\(Delivered.count) callbacks, expected \(expected)")
+    return true
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count == 4, let count = Int(arguments[3]) else {
+    print("usage: PetalProbe OPERATION CONTENDER COUNT")
+    exit(2)
+}
+PetalContender.prepare()
+let (operation, contender) = (arguments[1], arguments[2])
+let known: Bool
+switch contender {
+case "Petal": known = run(PetalContender.self, operation, count)
+case "C core": known = run(RawCoreContender.self, operation, count)
+case "bare": known = run(BareContender.self, operation, count)
+case "Mutex": known = run(LockedContender<MutexPromise>.self, operation, count)
+default: known = false
+}
+if !known {
+    print("unknown operation or contender: \(operation), \(contender)")
+    exit(2)
+}
