@@ -11,30 +11,57 @@
 #include <pthread.h>
 #include <stdlib.h>
 
+/* A waiter block the future allocates: the header, then one payload entry per slot. */
+typedef struct petal_future_block {
+    petal_block block;
+    petal_callback_slot slots[PETAL_BLOCK_SLOTS];
+} petal_future_block;
+
+/* A block's payload: it follows the header in petal_future_block and in petal_waiter alike. */
+static petal_callback_slot *petal_block_slots(petal_block *block) {
+    return (petal_callback_slot *)(block + 1);
+}
+
 void petal_future_init(petal_future *future) {
     petal_cell_init(&future->cell);
     future->payload = NULL;
-    future->slot_callback = NULL;
-    future->slot_context = NULL;
+    future->inline_slot.callback = NULL;
+    future->inline_slot.context = NULL;
 }
 
-static void petal_run_list(petal_future *future, petal_node *node) {
-    while (node != NULL) {
-        /* Read next before running: the callback may free its own waiter's memory. */
-        petal_node *next = node->next;
-        petal_waiter *waiter = (petal_waiter *)node;
-        int owned = waiter->owned;
-        waiter->callback(future, waiter->context);
-        if (owned) free(waiter);
-        node = next;
+/* Settles and runs the reserved slots of a taken word's blocks, oldest first, freeing the
+   blocks the future allocated (a caller-owned waiter has no `memory`). */
+static void petal_deliver_blocks(petal_future *future, petal_word taken) {
+    petal_block *block = petal_blocks_in_order(taken);
+    while (block != NULL) {
+        /* Read before running: a caller-owned waiter's callback may free the waiter. */
+        petal_block *next = block->next;
+        unsigned reserved = petal_block_reserved(block, taken);
+        int owned = block->memory != NULL;
+        unsigned stragglers = 0;
+        for (unsigned index = 0; index < reserved; index++) {
+            if (petal_slot_settle(&block->flags[index])) {
+                petal_callback_slot slot = petal_block_slots(block)[index];
+                slot.callback(future, slot.context);
+            } else {
+                stragglers += 1;
+            }
+        }
+        if (owned && petal_block_finish(block, stragglers)) petal_block_free(block);
+        block = next;
     }
 }
 
 static void petal_deliver(petal_future *future, petal_word taken) {
-    if (petal_word_slot_ready(taken)) future->slot_callback(future, future->slot_context);
-    petal_run_list(future, petal_list_in_order(taken));
-    petal_node *more;
-    while ((more = petal_cell_take_more(&future->cell)) != NULL) petal_run_list(future, more);
+    if (petal_word_includes_inline(taken) && petal_slot_settle(&future->cell.slot_flag)) {
+        future->inline_slot.callback(future, future->inline_slot.context);
+    }
+    petal_deliver_blocks(future, taken);
+    for (;;) {
+        petal_word more = petal_cell_take_more(&future->cell);
+        if (petal_word_list(more) == NULL) return;
+        petal_deliver_blocks(future, more);
+    }
 }
 
 /* Inline work for the trampoline: a delivery (callback == NULL), or one callback for a future
@@ -44,7 +71,6 @@ typedef struct petal_inline_work {
     petal_word taken;
     petal_callback_fn callback;
     void *context;
-    petal_waiter *owned_waiter; /* freed once the callback has run */
 } petal_inline_work;
 
 static void petal_inline_work_run(const petal_inline_work *work) {
@@ -52,7 +78,6 @@ static void petal_inline_work_run(const petal_inline_work *work) {
         petal_deliver(work->future, work->taken);
     } else {
         work->callback(work->future, work->context);
-        free(work->owned_waiter);
     }
 }
 
@@ -65,9 +90,9 @@ static void petal_inline_work_run_deferred(void *context) {
 /* Runs `work` now, or defers it to the outermost callback frame when this thread is already
    nested deeply. Without memory to defer, it runs now: a deeper stack beats a lost callback. */
 static void petal_run_inline(petal_inline_work work) {
-    if (petal_trampoline_enter()) {
+    if (petal_trampoline_enter_fast()) {
         petal_inline_work_run(&work);
-        petal_trampoline_leave();
+        petal_trampoline_leave_fast();
         return;
     }
     petal_inline_work *later = malloc(sizeof *later);
@@ -91,50 +116,58 @@ int petal_future_resolve(petal_future *future, petal_status status, void *payloa
     return PETAL_OK;
 }
 
-static void petal_subscribe_waiter(petal_future *future, petal_waiter *waiter,
-                                   petal_callback_fn callback, void *context) {
-    waiter->callback = callback;
-    waiter->context = context;
-    petal_word seen;
-    if (petal_cell_subscribe(&future->cell, &waiter->node, &seen) == PETAL_ALREADY_RESOLVED) {
-        petal_run_inline((petal_inline_work){
-            .future = future,
-            .callback = callback,
-            .context = context,
-            .owned_waiter = waiter->owned ? waiter : NULL,
-        });
-    }
-}
-
 void petal_future_subscribe_node(petal_future *future, petal_waiter *waiter,
                                  petal_callback_fn callback, void *context) {
-    waiter->owned = 0; /* the caller's memory: never freed here */
-    petal_subscribe_waiter(future, waiter, callback, context);
+    waiter->block.memory = NULL; /* the caller's memory: never freed here */
+    waiter->block.refs = 0;
+    waiter->block.capacity = 1;
+    waiter->block.flags[0] = PETAL_SLOT_READY; /* filled before anyone can see it */
+    waiter->slot.callback = callback;
+    waiter->slot.context = context;
+    if (petal_cell_push_waiter(&future->cell, &waiter->block) == PETAL_ALREADY_RESOLVED) {
+        petal_run_inline((petal_inline_work){.future = future, .callback = callback, .context = context});
+    }
 }
 
 int petal_future_subscribe(petal_future *future, petal_callback_fn callback, void *context) {
-    petal_word seen;
-    if (petal_cell_reserve_slot(&future->cell, &seen)) {
-        future->slot_callback = callback;
-        future->slot_context = context;
-        if (petal_cell_commit_slot(&future->cell, &seen)) return PETAL_OK;
-        /* Published before the commit: the slot was skipped; subscribe like everyone else. */
+    petal_callback_slot mine = {callback, context};
+    petal_block *spare = NULL; /* allocated at most once, kept across retries */
+    petal_reservation reservation;
+    for (;;) {
+        switch (petal_cell_reserve(&future->cell, &reservation)) {
+        case PETAL_ALREADY_RESOLVED:
+            if (spare != NULL) petal_block_free(spare);
+            petal_run_inline((petal_inline_work){.future = future, .callback = callback, .context = context});
+            return PETAL_OK;
+        case PETAL_RESERVED_INLINE:
+            future->inline_slot = mine;
+            if (petal_slot_commit(&future->cell.slot_flag)) goto subscribed;
+            break; /* skipped by the deliverer: the callback is still ours; reserve again */
+        case PETAL_RESERVED_SLOT:
+            petal_block_slots(reservation.block)[reservation.index] = mine;
+            if (petal_slot_commit(&reservation.block->flags[reservation.index])) goto subscribed;
+            if (petal_block_leave(reservation.block)) petal_block_free(reservation.block);
+            break;
+        default: /* PETAL_NEEDS_BLOCK */
+            if (spare == NULL) {
+                spare = petal_block_allocate(sizeof(petal_future_block), PETAL_BLOCK_SLOTS);
+                if (spare == NULL) return PETAL_ERR_NOMEM;
+                petal_block_slots(spare)[0] = mine;
+                spare->flags[0] = PETAL_SLOT_READY; /* private until the push */
+            }
+            if (petal_cell_push(&future->cell, spare, &reservation)) return PETAL_OK;
+            break;
+        }
     }
-    if (petal_word_is_resolved(seen)) {
-        petal_run_inline((petal_inline_work){.future = future, .callback = callback, .context = context});
-        return PETAL_OK;
-    }
-    petal_waiter *waiter = malloc(sizeof *waiter);
-    if (waiter == NULL) return PETAL_ERR_NOMEM;
-    waiter->owned = 1;
-    petal_subscribe_waiter(future, waiter, callback, context);
+subscribed:
+    if (spare != NULL) petal_block_free(spare);
     return PETAL_OK;
 }
 
 petal_status petal_future_status(const petal_future *future) {
     petal_word word = petal_cell_load(&future->cell);
     if (!petal_word_has_outcome(word)) return PETAL_STATUS_PENDING;
-    return (petal_status)petal_word_kind(word);
+    return (petal_status)petal_cell_kind(&future->cell);
 }
 
 void *petal_future_payload(const petal_future *future) {
@@ -178,7 +211,9 @@ int petal_future_wait(petal_future *future, const struct timespec *deadline) {
     if (deadline != NULL && (deadline->tv_nsec < 0 || deadline->tv_nsec >= 1000000000L)) {
         return PETAL_ERR_INVALID;
     }
-    petal_blocking_waiter *blocking = malloc(sizeof *blocking);
+    /* The waiter is a block: 32-byte aligned, which malloc does not promise. (C11 wants the
+       size a multiple of the alignment, which sizeof already is.) */
+    petal_blocking_waiter *blocking = aligned_alloc(_Alignof(petal_blocking_waiter), sizeof(petal_blocking_waiter));
     if (blocking == NULL) return PETAL_ERR_NOMEM;
     pthread_mutex_init(&blocking->mutex, NULL);
     pthread_cond_init(&blocking->condition, NULL);

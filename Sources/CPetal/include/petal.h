@@ -1,58 +1,73 @@
 /*
- * petal.h - Petal's lock-free core: a one-word cell with an intrusive waiter list.
+ * petal.h - Petal's lock-free core: a one-word cell with an intrusive list of waiter blocks.
  *
- * THE WORD
+ * THE CELL
  *
- *   A cell is one machine word (petal_word, libatomic_ops' AO_t). Its low four bits are tags; the
- *   rest is a pointer to the newest waiter node. Nodes are 16-byte aligned so that the pointer
- *   never touches the tags.
+ *   A cell is one machine word (petal_word, libatomic_ops' AO_t) plus two small side fields:
+ *   the outcome kind and the commit flag of the container's inline waiter slot.
  *
- *     bit 1      HAS_OUTCOME  clear: unresolved            set: the outcome is published
- *     bit 0      clear/set:   PENDING / CLAIMED            RESOLVED / DELIVERING
- *     bits 2-3   unresolved:  SLOT_TAKEN, SLOT_READY       published: the outcome kind (0-3)
- *     bits 4-    the newest node of the waiter list (NULL when empty; always NULL when RESOLVED)
+ *     word bits 0-1   the phase: PENDING, CLAIMED, RESOLVED, DELIVERING (bit 1: HAS_OUTCOME)
+ *     word bits 2-4   COUNT: slots reserved in the newest block; while the list is empty and no
+ *                     outcome is published, slots reserved in the inline slot (0 or 1). 0 when
+ *                     RESOLVED.
+ *     word bits 5-    LIST: the newest waiter block (blocks are 32-byte aligned), or NULL.
+ *     kind            the outcome kind, written by the claimer before it publishes and read
+ *                     only after an acquire load saw HAS_OUTCOME.
+ *     slot_flag       EMPTY, READY or SKIPPED: the inline slot's commit flag.
  *
- *   SLOT_TAKEN: a subscriber owns the container's inline waiter slot and is filling it.
- *   SLOT_READY: the inline slot holds the oldest waiter.
+ *   A WAITER BLOCK holds up to PETAL_BLOCK_SLOTS callbacks (the payload is its owner's: the C
+ *   future stores function pointers, Swift its closures), each with a commit flag, so a hot
+ *   future's subscribers share one allocation per seven. A subscriber reserves a slot with one
+ *   CAS on the word (COUNT + 1), fills it, then commits it with one CAS on the slot's flag. The
+ *   publisher settles each reserved slot: READY runs; EMPTY is marked SKIPPED with a CAS, and
+ *   its subscriber (a "straggler", caught between reserve and commit) sees its commit refused,
+ *   takes its callback back and subscribes again. A block with stragglers is freed by whoever
+ *   touches it last, counted in the block's `refs`.
  *
  * THE PHASES
  *
  *                claim (CAS, one winner)            publish (claimer, one CAS)
- *     PENDING ─────────────────────────► CLAIMED ──────────────────────────────► RESOLVED(kind)
- *      ▲ │ push, slot                     ▲ │ push, slot          │ waiters to run
+ *     PENDING ─────────────────────────► CLAIMED ──────────────────────────────► RESOLVED
+ *      ▲ │ reserve, push                  ▲ │ reserve, push       │ waiters to run
  *      └─┘                                └─┘                     ▼              ▲ take_more: empty
- *                                                         DELIVERING(kind) ──────┘
- *                                                               ▲ │ push (late subscribers queue
- *                                                               └─┘  behind the running batch)
+ *                                                            DELIVERING ─────────┘
+ *                                                               ▲ │ reserve, push (late subscribers
+ *                                                               └─┘  queue behind the running batch)
  *
- *   - subscribe   load-acquire; if RESOLVED, report it (the caller runs its callback itself).
- *                 Otherwise link node->next to the head and CAS the node in with RELEASE, so
- *                 whoever takes the list sees the node's contents. Pushing stays open while
- *                 CLAIMED and while DELIVERING: a callback subscribed after the outcome is
- *                 published but before every earlier callback has run is run after them, by the
- *                 delivering thread. That is what makes the order strict: callbacks run in the
- *                 order of their subscriptions, whether before, during or after the resolution.
- *   - claim       CAS PENDING -> CLAIMED, keeping list and slot bits. No ordering: the claim
+ *   - reserve     load-acquire; if RESOLVED, report it (the caller runs its callback itself).
+ *                 Else take a slot with a CAS that adds one to COUNT: the inline slot (list
+ *                 empty, COUNT 0, no outcome) or the next slot of the newest block (COUNT below
+ *                 its capacity). No ordering: a reservation publishes nothing. Otherwise the
+ *                 caller must push a block.
+ *   - commit      after filling the reserved slot: CAS its flag EMPTY -> READY with RELEASE, so
+ *                 the publisher that sees READY sees the callback. Refused (SKIPPED): the
+ *                 publisher has passed the slot; the subscriber takes its callback back, leaves
+ *                 the block (petal_block_leave) and reserves again.
+ *   - push        a new block, its first slot filled and READY (plain stores: it is private),
+ *                 linked to the current list and CASed in as the newest with COUNT 1, RELEASE:
+ *                 the block's contents happen before it is reachable from the word. A block
+ *                 pushed with COUNT = PETAL_BLOCK_FULL takes no reservations (a caller-owned
+ *                 single waiter).
+ *   - claim       CAS PENDING -> CLAIMED, keeping list and count. No ordering: the claim
  *                 publishes nothing. Exactly one caller wins; losers must not touch the outcome.
- *   - publish     the claimer has written the outcome into memory it owns. One CAS with FULL
- *                 ordering swaps in RESOLVED(kind) if nobody waits, else DELIVERING(kind) with
- *                 an empty list, taking the waiters. RELEASE publishes the outcome to every later
- *                 acquire of the word; ACQUIRE makes the taken nodes' contents visible.
- *   - take_more   after running a batch, the deliverer CASes (FULL) either DELIVERING(list) ->
- *                 DELIVERING(empty), taking the late subscribers, or DELIVERING(empty) ->
- *                 RESOLVED. RELEASE there orders every delivered callback before any subscriber
- *                 that sees RESOLVED and runs its own.
- *   - inline slot the first subscriber may use a slot inside the container instead of a node (no
- *                 allocation), while the list is still empty, so the slot is always the oldest
- *                 waiter: reserve (CAS sets SLOT_TAKEN; no ordering, nothing is published),
- *                 fill the slot, commit (CAS sets SLOT_READY with RELEASE, publishing it). If the
- *                 outcome is published between reserve and commit, the commit fails, the
- *                 publisher has skipped the slot, and the subscriber subscribes with a node
- *                 instead (or runs its callback, if RESOLVED). The slot is used at most once.
+ *   - publish     the claimer has written the outcome and the kind. One CAS with FULL ordering
+ *                 swaps in RESOLVED if nobody waits, else DELIVERING with an empty list, taking
+ *                 the waiters. RELEASE publishes the outcome to every later acquire of the word;
+ *                 ACQUIRE makes the taken blocks' contents visible.
+ *   - deliver     the publisher settles the taken slots in subscription order: the inline slot
+ *                 (always the oldest), then the blocks oldest first, each block's slots in
+ *                 order. Settling reads the flag with ACQUIRE (READY: the callback is visible)
+ *                 or CASes EMPTY -> SKIPPED (FULL: decides, against the commit, who owns it).
+ *   - take_more   after each batch, CAS (FULL) DELIVERING(list) -> DELIVERING(empty), taking the
+ *                 late subscribers, or DELIVERING(empty) -> RESOLVED. RELEASE there orders every
+ *                 delivered callback before any subscriber that sees RESOLVED and runs its own.
  *
- *   Nodes are never unlinked one by one: the only removal is the publisher taking a whole list, so
- *   there is no ABA problem and no need for hazard pointers. Each batch runs in subscription
- *   order: the slot first (always the oldest), then the list reversed (it is LIFO).
+ *   Nothing is removed from the list but by the publisher taking it whole, and a subscriber
+ *   touches a block only after a CAS on the word gave it a slot there, so no thread reads a
+ *   block it could not know is alive, and a stale word can only make a CAS fail: a block
+ *   address reused later behaves exactly like a fresh one (ABA is harmless). Callbacks run in
+ *   the order their reservations (or pushes) succeeded, before, during or after the resolution.
+ *   The protocol is model-checked with spin (Tests/Model).
  *
  * THE LAYERS
  *
@@ -69,6 +84,7 @@
 #include <atomic_ops.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <time.h>
 
 #ifdef __cplusplus
@@ -94,7 +110,8 @@ extern "C" {
 typedef AO_t petal_word;
 
 /* ------------------------------------------------------------------------------------------- */
-/* The word's tags. A tiny set of queries keeps every caller away from bit arithmetic.          */
+/* The word, the cell and the waiter block. A tiny set of queries keeps every caller away from  */
+/* bit arithmetic.                                                                              */
 /* ------------------------------------------------------------------------------------------- */
 
 #define PETAL_PHASE_MASK       ((petal_word)3)
@@ -103,28 +120,39 @@ typedef AO_t petal_word;
 #define PETAL_PHASE_RESOLVED   ((petal_word)2) /* terminal: published and every waiter has run */
 #define PETAL_PHASE_DELIVERING ((petal_word)3) /* published; the publisher is running waiters */
 #define PETAL_HAS_OUTCOME      ((petal_word)2) /* set in RESOLVED and DELIVERING */
-#define PETAL_SLOT_TAKEN       ((petal_word)4) /* unresolved: a subscriber reserved the slot */
-#define PETAL_SLOT_READY       ((petal_word)8) /* unresolved: the slot holds the oldest waiter */
-#define PETAL_KIND_SHIFT       2               /* published: the kind sits where the slot bits were */
-#define PETAL_KIND_MASK        ((petal_word)3)
-#define PETAL_TAG_MASK         ((petal_word)15)
-/* The largest outcome kind a word can carry. */
+#define PETAL_COUNT_SHIFT      2
+#define PETAL_COUNT_ONE        ((petal_word)1 << PETAL_COUNT_SHIFT)
+#define PETAL_COUNT_MASK       ((petal_word)7 << PETAL_COUNT_SHIFT)
+#define PETAL_TAG_MASK         ((petal_word)31)
+/* The largest outcome kind a cell can carry. */
 #define PETAL_KIND_MAX         3u
 
-/* An intrusive waiter node. Embed it in the object that owns the callback. The alignment keeps
-   the word's four tag bits free; malloc on every supported platform already returns 16. */
-typedef struct petal_node {
-    PETAL_ALIGNAS(16) struct petal_node *next;
-} petal_node;
+/* Callbacks per waiter block, and the COUNT of a block that takes no more reservations. */
+#define PETAL_BLOCK_SLOTS 7u
+#define PETAL_BLOCK_FULL  7u
 
-/* The cell: one word. Zero-initialised memory is a valid PENDING cell with no waiters. */
+/* A slot's commit flag. */
+#define PETAL_SLOT_EMPTY   0u /* reserved (or not yet), not committed */
+#define PETAL_SLOT_READY   1u /* committed: the deliverer runs it */
+#define PETAL_SLOT_SKIPPED 2u /* passed by the deliverer before its commit: its subscriber takes it back */
+
+/* A waiter block: up to PETAL_BLOCK_SLOTS callbacks. The owner's payload (one entry per slot)
+   follows the header, at offset sizeof(petal_block). The alignment keeps the word's five tag
+   bits free. */
+typedef struct petal_block {
+    PETAL_ALIGNAS(32) struct petal_block *next; /* the next older block */
+    void *memory;                               /* what petal_block_free gives back to free() */
+    volatile petal_word refs;                   /* stragglers' accounting (petal_block_finish) */
+    unsigned capacity;                          /* slots, 1 ... PETAL_BLOCK_SLOTS */
+    volatile unsigned flags[PETAL_BLOCK_SLOTS]; /* commit flags */
+} petal_block;
+
+/* The cell. Zero-initialised memory is a valid PENDING cell with no waiters. */
 typedef struct petal_cell {
     volatile petal_word word;
+    volatile unsigned slot_flag; /* the inline slot's commit flag */
+    unsigned kind;               /* the outcome kind: written by the claimer before it publishes */
 } petal_cell;
-
-/* Results of petal_cell_subscribe. */
-#define PETAL_SUBSCRIBED 1       /* the node is in the list; the publisher will run it */
-#define PETAL_ALREADY_RESOLVED 0 /* the cell is RESOLVED; the caller runs its callback itself */
 
 /* Whether the outcome is published (RESOLVED or DELIVERING): its kind and memory may be read. */
 static inline int petal_word_has_outcome(petal_word word) {
@@ -141,37 +169,27 @@ static inline int petal_word_is_claimed(petal_word word) {
     return (word & PETAL_PHASE_MASK) != PETAL_PHASE_PENDING;
 }
 
-/* The outcome kind of a word with an outcome. */
-static inline unsigned petal_word_kind(petal_word word) {
-    return (unsigned)((word >> PETAL_KIND_SHIFT) & PETAL_KIND_MASK);
+/* The newest block of a word's list (NULL for an empty list). */
+static inline petal_block *petal_word_list(petal_word word) {
+    return (petal_block *)(uintptr_t)(word & ~PETAL_TAG_MASK);
 }
 
-/* A RESOLVED word carrying `kind`, for containers created already resolved. */
-static inline petal_word petal_word_resolved(unsigned kind) {
-    return ((petal_word)kind << PETAL_KIND_SHIFT) | PETAL_PHASE_RESOLVED;
+/* The word's COUNT: slots reserved in the newest block, or in the inline slot. */
+static inline unsigned petal_word_count(petal_word word) {
+    return (unsigned)((word & PETAL_COUNT_MASK) >> PETAL_COUNT_SHIFT);
 }
 
-/* Whether the inline slot of a word can still be reserved: unresolved, never reserved, and no
-   node pushed yet. The last condition keeps the slot the oldest waiter by construction: a
-   subscriber that pushed a node (petal_future_subscribe_node never uses the slot) must not be
-   overtaken by a later one that takes the slot. */
-static inline int petal_word_slot_free(petal_word word) {
-    return !petal_word_has_outcome(word) && (word & ~PETAL_PHASE_MASK) == 0;
-}
-
-/* Whether a word taken by publish carries a committed inline-slot waiter. */
-static inline int petal_word_slot_ready(petal_word word) {
-    return !petal_word_has_outcome(word) && (word & PETAL_SLOT_READY) != 0;
-}
-
-/* The newest node of a word's list (NULL for an empty list). */
-static inline petal_node *petal_word_list(petal_word word) {
-    return (petal_node *)(uintptr_t)(word & ~PETAL_TAG_MASK);
-}
-
-/* Whether a word taken by publish has waiters to run (then the cell is DELIVERING). */
+/* Whether a word taken by publish or take_more has waiters to settle (then the cell is
+   DELIVERING and the taker delivers them). */
 static inline int petal_word_has_waiters(petal_word word) {
-    return petal_word_slot_ready(word) || petal_word_list(word) != NULL;
+    return petal_word_count(word) != 0;
+}
+
+/* Whether the batch of a word taken by publish starts with the inline slot. Settling an inline
+   slot nobody reserved (a caller-owned waiter was pushed first) only marks it SKIPPED, and no
+   one can reserve it after an outcome is published, so "a list or a reservation" is enough. */
+static inline int petal_word_includes_inline(petal_word taken) {
+    return petal_word_has_waiters(taken);
 }
 
 /* ------------------------------------------------------------------------------------------- */
@@ -181,30 +199,59 @@ static inline int petal_word_has_waiters(petal_word word) {
 /* Makes a cell PENDING with no waiters. Not atomic: call it before the cell is shared. */
 static inline void petal_cell_init(petal_cell *cell) {
     cell->word = 0;
+    cell->slot_flag = PETAL_SLOT_EMPTY;
+    cell->kind = 0;
 }
 
-/* Reads the word. ACQUIRE: a word with an outcome seen here makes the outcome written before
-   publish visible to the reader, which is the whole synchronisation of the outcome. */
+/* Makes a cell RESOLVED with `kind`, for containers created already resolved. Not atomic. */
+static inline void petal_cell_init_resolved(petal_cell *cell, unsigned kind) {
+    cell->word = PETAL_PHASE_RESOLVED;
+    cell->slot_flag = PETAL_SLOT_SKIPPED;
+    cell->kind = kind;
+}
+
+/* Reads the word. ACQUIRE: a word with an outcome seen here makes the outcome (and the kind)
+   written before publish visible to the reader, which is the whole synchronisation of the
+   outcome. */
 static inline petal_word petal_cell_load(const petal_cell *cell) {
     return AO_load_acquire((const volatile AO_t *)&cell->word);
 }
 
-/* Pushes `node` unless the cell is RESOLVED. Returns PETAL_SUBSCRIBED, or PETAL_ALREADY_RESOLVED
-   with the terminal word in *observed (the caller then runs its callback itself). */
-static inline int petal_cell_subscribe(petal_cell *cell, petal_node *node, petal_word *observed) {
+/* The outcome kind; only after petal_cell_load saw petal_word_has_outcome. */
+static inline unsigned petal_cell_kind(const petal_cell *cell) {
+    return cell->kind;
+}
+
+/* What petal_cell_reserve found. */
+#define PETAL_ALREADY_RESOLVED 0 /* the cell is RESOLVED: the caller runs its callback itself */
+#define PETAL_RESERVED_INLINE  1 /* the caller owns the inline slot: fill it, then commit */
+#define PETAL_RESERVED_SLOT    2 /* the caller owns slot `index` of `block`: fill it, then commit */
+#define PETAL_NEEDS_BLOCK      3 /* nothing to reserve: push a new block (petal_cell_push) */
+
+typedef struct petal_reservation {
+    petal_word observed; /* the word seen (after a successful reservation: the word made) */
+    petal_block *block;  /* PETAL_RESERVED_SLOT: the block */
+    unsigned index;      /* PETAL_RESERVED_SLOT: the slot */
+} petal_reservation;
+
+/* Reserves a waiter slot: the inline slot while nothing else waits and no outcome is
+   published, otherwise the next free slot of the newest block. One CAS adds one to COUNT; no
+   ordering, since a reservation publishes nothing (the commit does). */
+static inline int petal_cell_reserve(petal_cell *cell, petal_reservation *reservation) {
     petal_word old = petal_cell_load(cell);
     for (;;) {
-        if (petal_word_is_resolved(old)) {
-            *observed = old;
-            return PETAL_ALREADY_RESOLVED;
-        }
-        node->next = petal_word_list(old);
-        /* RELEASE: node->next and everything the caller wrote into the node's owner happen
-           before the node becomes reachable from the word. */
-        if (AO_compare_and_swap_release(&cell->word, old,
-                                        (petal_word)(uintptr_t)node | (old & PETAL_TAG_MASK))) {
-            *observed = old;
-            return PETAL_SUBSCRIBED;
+        reservation->observed = old;
+        if (petal_word_is_resolved(old)) return PETAL_ALREADY_RESOLVED;
+        petal_block *head = petal_word_list(old);
+        unsigned count = petal_word_count(old);
+        int inline_slot = head == NULL && count == 0 && !petal_word_has_outcome(old);
+        if (!inline_slot && (head == NULL || count >= PETAL_BLOCK_FULL)) return PETAL_NEEDS_BLOCK;
+        if (AO_compare_and_swap(&cell->word, old, old + PETAL_COUNT_ONE)) {
+            reservation->observed = old + PETAL_COUNT_ONE;
+            if (inline_slot) return PETAL_RESERVED_INLINE;
+            reservation->block = head;
+            reservation->index = count;
+            return PETAL_RESERVED_SLOT;
         }
         /* A failed CAS observes without ACQUIRE; reload with it, since a RESOLVED word seen
            here leads the caller straight to the outcome. Retries only: no cost uncontended. */
@@ -212,41 +259,38 @@ static inline int petal_cell_subscribe(petal_cell *cell, petal_node *node, petal
     }
 }
 
-/* Reserves the container's inline waiter slot. Returns 1 if the caller now owns the slot and
-   must fill it, then call petal_cell_commit_slot. Returns 0 if the slot is taken or the outcome
-   is published; *observed holds the word seen. No ordering: the reservation publishes nothing. */
-static inline int petal_cell_reserve_slot(petal_cell *cell, petal_word *observed) {
-    petal_word old = petal_cell_load(cell);
-    for (;;) {
-        if (!petal_word_slot_free(old)) {
-            *observed = old;
-            return 0;
-        }
-        if (AO_compare_and_swap(&cell->word, old, old | PETAL_SLOT_TAKEN)) {
-            *observed = old | PETAL_SLOT_TAKEN;
-            return 1;
-        }
-        old = petal_cell_load(cell); /* ACQUIRE, as in subscribe */
-    }
+/* Commits a filled slot (the inline slot's flag, or a block's). Returns 1 if the deliverer will
+   run it, or 0 if it passed the slot first (SKIPPED): the caller takes its callback back, calls
+   petal_block_leave for a block slot, and reserves again. RELEASE: the callback written into
+   the slot happens before the deliverer can see READY. */
+static inline int petal_slot_commit(volatile unsigned *flag) {
+    return AO_int_compare_and_swap_release(flag, PETAL_SLOT_EMPTY, PETAL_SLOT_READY);
 }
 
-/* Commits a filled inline slot. Returns 1 if the publisher will run the slot's waiter, or 0 if
-   the outcome was published meanwhile: the publisher skipped the slot, and the caller must take
-   its callback back and subscribe it with a node instead (petal_cell_subscribe, which reports
-   RESOLVED if the caller should run it itself). *observed holds the word seen. */
-static inline int petal_cell_commit_slot(petal_cell *cell, petal_word *observed) {
+/* Pushes `block` as the newest, with its first slot filled and READY and `capacity` set, if the
+   word is still `reservation->observed` (the word petal_cell_reserve saw when it answered
+   PETAL_NEEDS_BLOCK). Returns 1 if pushed; otherwise the caller reserves again. RELEASE: the
+   block's contents happen before it is reachable from the word. */
+static inline int petal_cell_push(petal_cell *cell, petal_block *block, const petal_reservation *reservation) {
+    petal_word old = reservation->observed;
+    block->next = petal_word_list(old);
+    petal_word pushed = (petal_word)(uintptr_t)block | PETAL_COUNT_ONE | (old & PETAL_PHASE_MASK);
+    return AO_compare_and_swap_release(&cell->word, old, pushed);
+}
+
+/* Pushes a caller-owned single waiter (a block of capacity 1, its slot filled and READY) that
+   takes no reservations, unless the cell is RESOLVED. Returns PETAL_SUBSCRIBED, or
+   PETAL_ALREADY_RESOLVED (the caller runs its callback itself). RELEASE, as petal_cell_push. */
+#define PETAL_SUBSCRIBED 1
+static inline int petal_cell_push_waiter(petal_cell *cell, petal_block *block) {
     petal_word old = petal_cell_load(cell);
     for (;;) {
-        if (petal_word_has_outcome(old)) {
-            *observed = old;
-            return 0;
-        }
-        /* RELEASE: the slot's contents happen before the publisher can see SLOT_READY. */
-        if (AO_compare_and_swap_release(&cell->word, old, old | PETAL_SLOT_READY)) {
-            *observed = old | PETAL_SLOT_READY;
-            return 1;
-        }
-        old = petal_cell_load(cell); /* ACQUIRE, as in subscribe */
+        if (petal_word_is_resolved(old)) return PETAL_ALREADY_RESOLVED;
+        block->next = petal_word_list(old);
+        petal_word pushed = (petal_word)(uintptr_t)block | ((petal_word)PETAL_BLOCK_FULL << PETAL_COUNT_SHIFT) |
+                            (old & PETAL_PHASE_MASK);
+        if (AO_compare_and_swap_release(&cell->word, old, pushed)) return PETAL_SUBSCRIBED;
+        old = petal_cell_load(cell); /* ACQUIRE, as in reserve */
     }
 }
 
@@ -264,15 +308,15 @@ static inline int petal_cell_claim(petal_cell *cell) {
 
 /* Publishes `kind` (at most PETAL_KIND_MAX) after a successful claim and returns the word it
    replaced. If petal_word_has_waiters() says so, the cell is now DELIVERING and the caller owns
-   the taken waiters: it runs the inline slot's waiter (if ready), then petal_list_in_order(taken),
-   then every batch petal_cell_take_more returns, until it returns NULL. Otherwise the cell is
-   RESOLVED and there is nothing to run. */
+   the taken waiters: it settles the inline slot, then the blocks oldest first
+   (petal_blocks_in_order), then every batch petal_cell_take_more returns, until that returns a
+   word without a list. Otherwise the cell is RESOLVED and there is nothing to run. */
 static inline petal_word petal_cell_publish(petal_cell *cell, unsigned kind) {
-    petal_word outcome = (petal_word)kind << PETAL_KIND_SHIFT;
+    cell->kind = kind; /* published by the CAS below */
     petal_word old = AO_load((volatile AO_t *)&cell->word);
     for (;;) {
-        petal_word next = outcome | (petal_word_has_waiters(old) ? PETAL_PHASE_DELIVERING : PETAL_PHASE_RESOLVED);
-        /* FULL: release publishes the outcome; acquire takes the nodes' contents (see top).
+        petal_word next = petal_word_has_waiters(old) ? PETAL_PHASE_DELIVERING : PETAL_PHASE_RESOLVED;
+        /* FULL: release publishes the outcome; acquire takes the blocks' contents (see top).
            With the __atomic backend this is an acq_rel CAS. */
         petal_word seen = AO_fetch_compare_and_swap_full(&cell->word, old, next);
         if (seen == old) return old;
@@ -280,37 +324,86 @@ static inline petal_word petal_cell_publish(petal_cell *cell, unsigned kind) {
     }
 }
 
-/* Reverses a newest-first list into subscription order (oldest first). */
-static inline petal_node *petal_list_reverse(petal_node *node) {
-    petal_node *ordered = NULL;
-    while (node != NULL) {
-        petal_node *next = node->next;
-        node->next = ordered;
-        ordered = node;
-        node = next;
+/* Decides a reserved slot for the deliverer. Returns 1 if the deliverer runs it (committed), or
+   0 if its subscriber has not committed yet: the slot is now SKIPPED, its subscriber's commit
+   will be refused, and it takes the callback back (a straggler). ACQUIRE on the load (READY:
+   the callback is visible); FULL on the CAS, which decides against the commit. */
+static inline int petal_slot_settle(volatile unsigned *flag) {
+    if (AO_int_load_acquire(flag) == PETAL_SLOT_READY) return 1;
+    return AO_int_fetch_compare_and_swap_full(flag, PETAL_SLOT_EMPTY, PETAL_SLOT_SKIPPED) == PETAL_SLOT_READY;
+}
+
+/* Reverses a taken word's list (newest first) into subscription order (oldest first). */
+static inline petal_block *petal_blocks_in_order(petal_word taken) {
+    petal_block *block = petal_word_list(taken);
+    petal_block *ordered = NULL;
+    while (block != NULL) {
+        petal_block *next = block->next;
+        block->next = ordered;
+        ordered = block;
+        block = next;
     }
     return ordered;
 }
 
-/* The list of a word taken by publish, in subscription order. */
-static inline petal_node *petal_list_in_order(petal_word taken) {
-    return petal_list_reverse(petal_word_list(taken));
+/* The slots reserved in `block` of a taken word's list: the newest block has the word's COUNT
+   (capped by its capacity: a caller-owned waiter is pushed with COUNT = FULL); every older one
+   was full when a newer block was pushed over it. */
+static inline unsigned petal_block_reserved(const petal_block *block, petal_word taken) {
+    if (block != petal_word_list(taken)) return block->capacity;
+    unsigned count = petal_word_count(taken);
+    return count < block->capacity ? count : block->capacity;
 }
 
-/* Called by the deliverer after running a batch. Returns the nodes pushed meanwhile, in
-   subscription order, leaving the cell DELIVERING; or NULL after making the cell RESOLVED. */
-static inline petal_node *petal_cell_take_more(petal_cell *cell) {
+/* After settling a block's reserved slots, of which `stragglers` were skipped: returns 1 if the
+   caller (the deliverer) must free the block now, 0 if the last straggler will. FULL: every
+   party's last access to the block happens before whoever frees it. */
+static inline int petal_block_finish(petal_block *block, unsigned stragglers) {
+    if (stragglers == 0) return 1;
+    petal_word before = AO_fetch_and_add_full(&block->refs, (petal_word)stragglers);
+    return before + stragglers == 0;
+}
+
+/* A straggler has taken its callback back from `block`: returns 1 if it must free the block
+   (the deliverer and every other straggler are done with it). FULL, as petal_block_finish. */
+static inline int petal_block_leave(petal_block *block) {
+    petal_word before = AO_fetch_and_add_full(&block->refs, (petal_word)-1);
+    return before == 1;
+}
+
+/* Called by the deliverer after each batch. Returns the word taken: if it has a list, the cell
+   stays DELIVERING and the caller settles those late subscribers' blocks (oldest first, with
+   petal_block_reserved against this word); if not, the cell is now RESOLVED. */
+static inline petal_word petal_cell_take_more(petal_cell *cell) {
     petal_word old = AO_load((volatile AO_t *)&cell->word);
     for (;;) {
-        petal_node *list = petal_word_list(old);
-        petal_word next = (old & (PETAL_KIND_MASK << PETAL_KIND_SHIFT)) |
-                          (list != NULL ? PETAL_PHASE_DELIVERING : PETAL_PHASE_RESOLVED);
-        /* FULL: acquire takes the late nodes' contents; release orders every callback delivered
+        petal_word next = petal_word_list(old) != NULL ? PETAL_PHASE_DELIVERING : PETAL_PHASE_RESOLVED;
+        /* FULL: acquire takes the late blocks' contents; release orders every callback delivered
            so far before any subscriber that sees RESOLVED and runs its own. */
         petal_word seen = AO_fetch_compare_and_swap_full(&cell->word, old, next);
-        if (seen == old) return petal_list_reverse(list);
+        if (seen == old) return old;
         old = seen;
     }
+}
+
+/* A new waiter block of `size` bytes (the header and the owner's payload), 32-byte aligned,
+   with `capacity` slots, every flag EMPTY; NULL without memory. malloc aligns to 16 everywhere
+   Petal runs, so the block asks for 16 more bytes and aligns itself inside them (cheaper than
+   aligned_alloc, which takes glibc's slow memalign path). */
+static inline petal_block *petal_block_allocate(size_t size, unsigned capacity) {
+    void *memory = malloc(size + 16);
+    if (memory == NULL) return NULL;
+    petal_block *block = (petal_block *)(((uintptr_t)memory + 31) & ~(uintptr_t)31);
+    block->memory = memory;
+    block->refs = 0;
+    block->capacity = capacity;
+    for (unsigned slot = 0; slot < PETAL_BLOCK_SLOTS; slot++) block->flags[slot] = PETAL_SLOT_EMPTY;
+    return block;
+}
+
+/* Frees a block from petal_block_allocate. */
+static inline void petal_block_free(petal_block *block) {
+    free(block->memory);
 }
 
 /* ------------------------------------------------------------------------------------------- */
@@ -461,20 +554,23 @@ typedef struct petal_future petal_future;
    deep; deeper work runs, in order, when the outermost callback returns. */
 typedef void (*petal_callback_fn)(petal_future *future, void *context);
 
-/* A caller-owned waiter for petal_future_subscribe_node (no allocation). It must stay valid
-   until its callback has run. */
-typedef struct petal_waiter {
-    petal_node node; /* first member: the list links waiters through it */
+/* One entry of a C future's waiter payload: a callback and its context. */
+typedef struct petal_callback_slot {
     petal_callback_fn callback;
     void *context;
-    int owned; /* 1 if the future allocated it and frees it after running */
+} petal_callback_slot;
+
+/* A caller-owned waiter for petal_future_subscribe_node (no allocation): a waiter block of one
+   slot. It must stay valid until its callback has run; its contents need no initialisation. */
+typedef struct petal_waiter {
+    petal_block block;        /* first: the list links waiters through it */
+    petal_callback_slot slot; /* the block's payload, at offset sizeof(petal_block) */
 } petal_waiter;
 
 struct petal_future {
     petal_cell cell;
-    void *payload;          /* written once by the resolver before publish */
-    petal_callback_fn slot_callback; /* the inline slot: the first subscriber's callback */
-    void *slot_context;
+    void *payload;                   /* written once by the resolver before publish */
+    petal_callback_slot inline_slot; /* the first subscriber's callback */
 };
 
 /* Makes `future` PENDING. Not atomic: call it before the future is shared. */
@@ -498,7 +594,8 @@ static inline int petal_future_cancel(petal_future *future, void *indirect_error
 
 /* Subscribes a callback. If the future is already resolved the callback runs now, on this
    thread, before this returns. The first subscriber of a future allocates nothing; later ones
-   allocate a waiter (PETAL_ERR_NOMEM if that fails; the callback is then not registered). */
+   share waiter blocks of PETAL_BLOCK_SLOTS callbacks, one allocation each (PETAL_ERR_NOMEM if
+   that fails; the callback is then not registered). */
 PETAL_API int petal_future_subscribe(petal_future *future, petal_callback_fn callback, void *context);
 
 /* Subscribes with caller-owned waiter memory: never allocates, and never frees `waiter` (its
