@@ -68,7 +68,7 @@ enum Callback<Value> {
             // Steps handle their context themselves and are never handed to one; this stays
             // correct anyway, at the price of a resolved copy.
             let source = FutureStorage<Value>.makeResolved(outcome)
-            receive(source, OutcomeKind(resolvedWord: petal_cell_load(source.cell)))
+            receive(source, OutcomeKind(publishedIn: source.cell))
         case (.forward(let target), _):
             _ = target.resolve(with: outcome)
         case (.promise(let promise), _):

@@ -1,38 +1,47 @@
 import CPetal
 
-/// The kinds a resolved cell word carries (`petal_word_kind`).
+/// The kinds a resolved cell carries beside its word (`petal_cell_kind`).
 @usableFromInline
 enum OutcomeKind: UInt32 {
     case fulfilled = 0
     case rejected = 1
     case cancelled = 2
 
-    /// The kind of a word known to carry an outcome.
+    /// The kind of a cell whose word was seen (with an acquire load) to carry an outcome.
     @inlinable
-    init(resolvedWord word: petal_word) {
-        self = OutcomeKind(rawValue: petal_word_kind(word)).unsafelyUnwrapped
+    init(publishedIn cell: UnsafeMutablePointer<petal_cell>) {
+        self = OutcomeKind(rawValue: petal_cell_kind(cell)).unsafelyUnwrapped
     }
 }
 
 /// The non-value state of a future, in the `ManagedBuffer` header (the value is the tail).
-/// The field order is relied upon (see `FutureStorage.checkLayout`).
+///
+/// Trivially copyable and independent of `Value`: the error and the inline slot's callback live
+/// in raw storage of their size, reached through typed pointers (see ``FutureStorage``). So
+/// creating a storage writes the header in place, with no value-witness copy, and the generic
+/// deinit destroys the header with no metadata look-up; the deinit destroys the error and a
+/// callback still in the slot by hand, and only when there is one. The field order is relied
+/// upon (see `FutureStorage.checkLayout`).
 @usableFromInline
-struct FutureHeader<Value> {
-    /// The C cell: phase, inline-slot bits, and the waiter list or the outcome kind.
+struct FutureHeader {
+    /// The C cell: the word (phase, reservation count, waiter blocks), the inline slot's commit
+    /// flag and the outcome kind.
     @usableFromInline
     var cell: petal_cell
-    /// The rejection error, or the cancellation's indirect error. Written once by the claimer
-    /// before publish, read only after an acquire load saw the cell resolved.
+    /// Storage for the rejection error or the cancellation's indirect error, an
+    /// `(any Error)?` (all zero bits: `nil`). Written once by the claimer before publish, read
+    /// only after an acquire load saw the cell resolved.
     @usableFromInline
-    var error: (any Error)?
-    /// The first subscriber's callback, which needs no node. Written by the subscriber that
-    /// reserved the slot before its release commit; taken by whoever runs it.
+    var errorStorage: UInt
+    /// Storage for the first subscriber's callback, a `Callback<Value>` (of the same size for
+    /// every `Value`: each case holds a closure or a reference). Initialised by the subscriber
+    /// that reserved the slot before its release commit; moved out by whoever runs it, or by
+    /// that subscriber if the deliverer skipped it.
     @usableFromInline
-    var slot: Callback<Value>?
-    /// Whether a chained future still holds its step (see ``StepStorage``). It fits in the
-    /// header's padding, and sits at an offset that does not depend on `Value`, so the generic
-    /// (unspecialised) deinit reads it without a metadata look-up. Written before the storage
-    /// is shared and by the one delivering thread; read by the deinit, after the last release.
+    var slotStorage: (UInt, UInt, UInt8)
+    /// Whether a chained future still holds its step (see ``StepStorage``). Written before the
+    /// storage is shared and by the one delivering thread; read by the deinit, after the last
+    /// release.
     @usableFromInline
     var holdsStep: Bool
     /// The cancellation-request word (see ``CancellationRequestWord``), in the padding after
@@ -41,13 +50,21 @@ struct FutureHeader<Value> {
     @usableFromInline
     var requestWord: petal_atomic_u32
 
+    /// A pending header (with `kind`, a resolved one), with no error: a storage created resolved
+    /// with an error writes it through ``FutureStorage/error`` before it is shared.
     @inlinable
-    init(word: petal_word, error: (any Error)?, holdsStep: Bool = false, requestWord: UInt32 = 0) {
-        cell = petal_cell(word: word)
-        self.error = error
-        slot = nil
+    init(resolvedAs kind: OutcomeKind? = nil, holdsStep: Bool = false) {
+        // petal_cell_init and petal_cell_init_resolved, spelt out as values: the header is built
+        // in place.
+        if let kind {
+            cell = petal_cell(word: PETAL_PHASE_RESOLVED, slot_flag: PETAL_SLOT_SKIPPED, kind: kind.rawValue)
+        } else {
+            cell = petal_cell(word: PETAL_PHASE_PENDING, slot_flag: PETAL_SLOT_EMPTY, kind: 0)
+        }
+        errorStorage = 0
+        slotStorage = (0, 0, 0)
         self.holdsStep = holdsStep
-        self.requestWord = petal_atomic_u32(value: requestWord)
+        requestWord = petal_atomic_u32(value: 0)
     }
 }
 
@@ -68,14 +85,14 @@ struct FutureHeader<Value> {
 /// space after the value, so a chain step is one allocation. Every member is `final` so calls
 /// stay direct.
 @usableFromInline
-class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
+class FutureStorage<Value>: ManagedBuffer<FutureHeader, Value> {
 
     /// A pending storage with no waiters.
     @inlinable
     static func makePending() -> FutureStorage<Value> {
         checkLayout()
         return unsafeDowncast(
-            create(minimumCapacity: 1) { _ in FutureHeader(word: PETAL_PHASE_PENDING, error: nil) },
+            create(minimumCapacity: 1) { _ in FutureHeader() },
             to: FutureStorage<Value>.self
         )
     }
@@ -91,11 +108,11 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
         case .rejected(let rejection): (kind, error) = (.rejected, rejection)
         case .cancelled(let indirectError): (kind, error) = (.cancelled, indirectError)
         }
-        let word = petal_word_resolved(kind.rawValue)
         let storage = unsafeDowncast(
-            create(minimumCapacity: 1) { _ in FutureHeader(word: word, error: error) },
+            create(minimumCapacity: 1) { _ in FutureHeader(resolvedAs: kind) },
             to: FutureStorage<Value>.self
         )
+        if let error { storage.error.pointee = error }
         if case .fulfilled(let value) = outcome {
             storage.withUnsafeMutablePointerToElements { $0.initialize(to: value) }
         }
@@ -112,22 +129,32 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
         if petal_atomic_u32_load(requestWord) & CancellationRequestWord.hasActions != 0 {
             discardCancellationActions()
         }
+        // The header is trivial: what it holds by hand goes by hand. The error's type is
+        // concrete, so releasing it needs no metadata.
+        if (headerAddress + Self.errorOffset).load(as: UInt.self) != 0 { error.deinitialize(count: 1) }
         guard petal_word_has_outcome(word) != 0 else { return freeUndelivered(word) }
         guard !_isPOD(Value.self) else { return }
-        if OutcomeKind(resolvedWord: word) == .fulfilled {
+        if OutcomeKind(publishedIn: cell) == .fulfilled {
             _ = withUnsafeMutablePointerToElements { $0.deinitialize(count: 1) }
         }
     }
 
     /// Frees the waiters of a storage freed before it resolved. Only an internal storage nobody
     /// could resolve any more gets here (a promise resolves its future before letting go); its
-    /// waiters can never run, and the inline slot goes with the header.
+    /// waiters can never run. No subscriber can be between a reservation and its commit (it
+    /// would hold a reference), so every reserved slot holds a callback exactly when it is READY.
     @inline(never)
     private func freeUndelivered(_ word: petal_word) {
+        if petal_cell_slot_flag(cell).pointee == PETAL_SLOT_READY { slot.deinitialize(count: 1) }
         var next = petal_word_list(word)
-        while let node = next {
-            next = node.pointee.next
-            _ = CallbackNode<Value>.take(node)
+        while let block = next {
+            next = block.pointee.next
+            for index in 0..<petal_block_reserved(block, word) {
+                if petal_block_flag(block, index).pointee == PETAL_SLOT_READY {
+                    CallbackBlock<Value>.callback(block, Int(index)).deinitialize(count: 1)
+                }
+            }
+            petal_block_free(block)
         }
     }
 
@@ -152,7 +179,7 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
     // The callback's layout does not depend on `Value` (every case holds a closure or a
     // reference), so a fixed instance stands in for it: generic code then needs no metadata.
     @usableFromInline
-    typealias CallbackLayout = Callback<Never>?
+    typealias CallbackLayout = Callback<Never>
 
     @inlinable
     static var slotOffset: Int {
@@ -181,10 +208,11 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
         (headerAddress + Self.errorOffset).assumingMemoryBound(to: (any Error)?.self)
     }
 
-    /// The inline slot for the first subscriber's callback.
+    /// The inline slot for the first subscriber's callback (initialised only between its fill
+    /// and its move).
     @inlinable
-    final var slot: UnsafeMutablePointer<Callback<Value>?> {
-        (headerAddress + Self.slotOffset).assumingMemoryBound(to: Callback<Value>?.self)
+    final var slot: UnsafeMutablePointer<Callback<Value>> {
+        (headerAddress + Self.slotOffset).assumingMemoryBound(to: Callback<Value>.self)
     }
 
     /// Whether a chained future still holds its step.
@@ -211,12 +239,16 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
     /// Debug builds: the computed offsets are the compiler's.
     @inlinable
     static func checkLayout() {
-        assert(MemoryLayout<FutureHeader<Value>>.offset(of: \.cell) == 0)
-        assert(MemoryLayout<FutureHeader<Value>>.offset(of: \.error) == errorOffset)
-        assert(MemoryLayout<FutureHeader<Value>>.offset(of: \.slot) == slotOffset)
-        assert(MemoryLayout<FutureHeader<Value>>.offset(of: \.holdsStep) == holdsStepOffset)
-        assert(MemoryLayout<FutureHeader<Value>>.offset(of: \.requestWord) == requestWordOffset)
-        assert(MemoryLayout<Callback<Value>?>.size == MemoryLayout<CallbackLayout>.size)
+        assert(MemoryLayout<FutureHeader>.offset(of: \.cell) == 0)
+        assert(MemoryLayout<FutureHeader>.offset(of: \.errorStorage) == errorOffset)
+        assert(MemoryLayout<FutureHeader>.offset(of: \.slotStorage) == slotOffset)
+        assert(MemoryLayout<FutureHeader>.offset(of: \.holdsStep) == holdsStepOffset)
+        assert(MemoryLayout<FutureHeader>.offset(of: \.requestWord) == requestWordOffset)
+        // The raw storage fits what it stores, and a zeroed error is `nil`.
+        assert(MemoryLayout<(any Error)?>.size == MemoryLayout<UInt>.size)
+        assert(MemoryLayout<Callback<Value>>.size == MemoryLayout<CallbackLayout>.size)
+        assert(MemoryLayout<Callback<Value>>.size <= MemoryLayout<(UInt, UInt, UInt8)>.size)
+        assert(MemoryLayout<Callback<Value>>.alignment <= MemoryLayout<(UInt, UInt, UInt8)>.alignment)
     }
 
     // MARK: Reading
@@ -245,7 +277,14 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
     final func peek() -> Outcome<Value>? {
         let word = petal_cell_load(cell)
         guard petal_word_has_outcome(word) != 0 else { return nil }
-        return outcome(kind: OutcomeKind(resolvedWord: word))
+        return outcome(kind: OutcomeKind(publishedIn: cell))
+    }
+
+    /// Whether callbacks wait on this unresolved future (for tests: it says whether a
+    /// combinator subscribed to an input).
+    final var hasWaiters: Bool {
+        let word = petal_cell_load(cell)
+        return petal_word_has_outcome(word) == 0 && petal_word_has_waiters(word) != 0
     }
 
     @inlinable
@@ -256,19 +295,63 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
     // MARK: Subscribing
 
     /// Registers `callback`; it runs once, after resolution, in subscription order. The first
-    /// subscriber takes the inline slot (no allocation); later ones allocate a node.
+    /// subscriber takes the inline slot (no allocation); later ones share waiter blocks, one
+    /// allocation per `PETAL_BLOCK_SLOTS` subscribers (see `petal.h` for the protocol).
+    ///
+    /// The callback is moved, never copied: into the slot it reserved, back out if the deliverer
+    /// skipped that slot (then it subscribes again), so no retain or release is spent on it.
     @inlinable
-    final func subscribe(_ callback: Callback<Value>) {
-        var seen: petal_word = 0
-        if petal_cell_reserve_slot(cell, &seen) != 0 {
-            slot.pointee = callback
-            if petal_cell_commit_slot(cell, &seen) != 0 { return }
-            // Published before the commit: the publisher skipped the slot, so the callback is
-            // ours again and queues like any late subscriber.
-            subscribeWithNode(slot.pointee.take().unsafelyUnwrapped, seen: seen)
-            return
+    final func subscribe(_ callback: consuming Callback<Value>) {
+        var reservation = petal_reservation()
+        // A block allocated for a push that lost its race, kept for the next attempt.
+        var spare: UnsafeMutablePointer<petal_block>? = nil
+        while true {
+            switch petal_cell_reserve(cell, &reservation) {
+            case PETAL_RESERVED_INLINE:
+                slot.initialize(to: consume callback)
+                if petal_slot_commit(petal_cell_slot_flag(cell)) != 0 { return discard(spare) }
+                callback = slot.move()
+            case PETAL_RESERVED_SLOT:
+                let block = reservation.block.unsafelyUnwrapped
+                let index = reservation.index
+                let place = CallbackBlock<Value>.callback(block, Int(index))
+                place.initialize(to: consume callback)
+                if petal_slot_commit(petal_block_flag(block, index)) != 0 { return discard(spare) }
+                // Skipped by the deliverer: take the callback back, leave the block (freeing it
+                // if everyone else is done with it), and subscribe again.
+                callback = place.move()
+                if petal_block_leave(block) != 0 { petal_block_free(block) }
+            case PETAL_NEEDS_BLOCK:
+                let block = spare ?? CallbackBlock<Value>.allocate()
+                CallbackBlock<Value>.callback(block, 0).initialize(to: consume callback)
+                petal_block_flag(block, 0).pointee = PETAL_SLOT_READY  // private until pushed
+                if petal_cell_push(cell, block, &reservation) != 0 { return }
+                callback = CallbackBlock<Value>.callback(block, 0).move()
+                petal_block_flag(block, 0).pointee = PETAL_SLOT_EMPTY
+                spare = block
+            default:  // PETAL_ALREADY_RESOLVED
+                discard(spare)
+                return runResolved(callback)
+            }
         }
-        subscribeWithNode(callback, seen: seen)
+    }
+
+    /// Frees a block allocated for a push that was not needed in the end (it holds nothing).
+    @inlinable
+    final func discard(_ spare: UnsafeMutablePointer<petal_block>?) {
+        if let spare { petal_block_free(spare) }
+    }
+
+    /// Runs a callback for a RESOLVED cell, through the trampoline.
+    @inlinable
+    final func runResolved(_ callback: consuming Callback<Value>) {
+        let kind = OutcomeKind(publishedIn: cell)
+        if petal_trampoline_enter_fast() != 0 {
+            callback.invoke(from: self, kind: kind)
+            petal_trampoline_leave_fast()
+        } else {
+            runResolvedLater(callback, kind: kind)
+        }
     }
 
     /// Runs `body` with the outcome's kind at once, on this thread, if the future is resolved and
@@ -283,36 +366,9 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
         guard Context.self == InlineExecutionContext.self else { return false }
         let word = petal_cell_load(cell)
         guard petal_word_is_resolved(word) != 0, petal_trampoline_enter_fast() != 0 else { return false }
-        body(OutcomeKind(resolvedWord: word))
+        body(OutcomeKind(publishedIn: cell))
         petal_trampoline_leave_fast()
         return true
-    }
-
-    /// Subscribes with a node, or runs the callback at once if the cell is RESOLVED.
-    @inlinable
-    final func subscribeWithNode(_ callback: Callback<Value>, seen: petal_word) {
-        var seen = seen
-        if petal_word_is_resolved(seen) != 0 {
-            runResolved(callback, word: seen)
-            return
-        }
-        // The list owns the node from the push until the publisher frees it.
-        let node = CallbackNode.make(callback)
-        let link = UnsafeMutableRawPointer(node).assumingMemoryBound(to: petal_node.self)
-        if petal_cell_subscribe(cell, link, &seen) == PETAL_SUBSCRIBED { return }
-        runResolved(CallbackNode<Value>.take(link), word: seen)
-    }
-
-    /// Runs a callback for an already resolved word, through the trampoline.
-    @inlinable
-    final func runResolved(_ callback: Callback<Value>, word: petal_word) {
-        let kind = OutcomeKind(resolvedWord: word)
-        if petal_trampoline_enter_fast() != 0 {
-            callback.invoke(from: self, kind: kind)
-            petal_trampoline_leave_fast()
-        } else {
-            runResolvedLater(callback, kind: kind)
-        }
     }
 
     // Inlinable (though never inlined) so that it is specialised with its caller: the
@@ -424,27 +480,40 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader<Value>, Value> {
         DeferredBlock.enqueue(DeferredWaiters(storage: self, taken: taken, kind: kind))
     }
 
-    /// Runs every waiter of a taken word in subscription order: the slot (always the oldest),
-    /// then the list reversed, then whatever subscribed while those ran, until the cell is
-    /// RESOLVED.
+    /// Runs every waiter of a word taken by publish in subscription order: the inline slot
+    /// (always the oldest), then the blocks oldest first, then whatever subscribed while those
+    /// ran, until the cell is RESOLVED.
     @inlinable
     final func runWaiters(_ taken: petal_word, kind: OutcomeKind) {
-        if petal_word_slot_ready(taken) != 0 {
-            slot.pointee.take().unsafelyUnwrapped.invoke(from: self, kind: kind)
+        if petal_word_includes_inline(taken) != 0, petal_slot_settle(petal_cell_slot_flag(cell)) != 0 {
+            slot.move().invoke(from: self, kind: kind)
         }
-        if let first = petal_list_in_order(taken) { run(first, kind: kind) }
-        // Always ask for more, even after a slot-only batch: only take_more can close the cell
-        // (DELIVERING -> RESOLVED), and late subscribers queue until it does.
-        while let more = petal_cell_take_more(cell) { run(more, kind: kind) }
+        if petal_word_list(taken) != nil { run(taken, kind: kind) }
+        // Always ask for more, even after an inline-only batch: only take_more can close the
+        // cell (DELIVERING -> RESOLVED), and late subscribers queue until it does.
+        while true {
+            let more = petal_cell_take_more(cell)
+            if petal_word_list(more) == nil { return }
+            run(more, kind: kind)
+        }
     }
 
-    /// Runs an in-order list of callback nodes, freeing each as its callback is taken.
+    /// Settles and runs the reserved slots of a taken word's blocks, oldest first, and frees
+    /// each block once every party is done with it.
     @inlinable
-    final func run(_ list: UnsafeMutablePointer<petal_node>, kind: OutcomeKind) {
-        var next: UnsafeMutablePointer<petal_node>? = list
-        while let node = next {
-            next = node.pointee.next  // before the node is freed
-            CallbackNode<Value>.take(node).invoke(from: self, kind: kind)
+    final func run(_ taken: petal_word, kind: OutcomeKind) {
+        var next = petal_blocks_in_order(taken)
+        while let block = next {
+            next = block.pointee.next  // before the block is freed
+            var stragglers: UInt32 = 0
+            for index in 0..<petal_block_reserved(block, taken) {
+                if petal_slot_settle(petal_block_flag(block, index)) != 0 {
+                    CallbackBlock<Value>.callback(block, Int(index)).move().invoke(from: self, kind: kind)
+                } else {
+                    stragglers += 1
+                }
+            }
+            if petal_block_finish(block, stragglers) != 0 { petal_block_free(block) }
         }
     }
 }

@@ -35,7 +35,7 @@ final class StepStorage<Step: ChainStep>: FutureStorage<Step.Output> {
         checkLayout()
         let storage = unsafeDowncast(
             create(minimumCapacity: tailCapacity) { _ in
-                FutureHeader(word: PETAL_PHASE_PENDING, error: nil, holdsStep: true)
+                FutureHeader(holdsStep: true)
             },
             to: StepStorage<Step>.self
         )

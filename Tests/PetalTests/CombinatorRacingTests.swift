@@ -45,7 +45,7 @@ struct CombinatorFirstResolvedTests {
         let after = Promise<Int>()
         let future = Future.firstResolved(of: [.fulfilled(with: 3), after.future])
         #expect(summarize(future.peek()) == "fulfilled(3)")
-        #expect(after.future.storage.slot.pointee == nil)
+        #expect(!after.future.storage.hasWaiters)
         after.fulfil(with: 4)
     }
 

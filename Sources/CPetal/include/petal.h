@@ -71,7 +71,7 @@
  *
  * THE LAYERS
  *
- *   petal_cell_*        the protocol above, static inline so Swift and C inline them to bare
+ *   petal_cell_*        the protocol above, PETAL_INLINE so Swift and C inline them to bare
  *                       lock cmpxchg instructions.
  *   petal_trampoline_*  per-thread depth-limited inline execution (stack safety for callbacks
  *                       that resolve other cells from inside callbacks).
@@ -106,6 +106,14 @@ extern "C" {
 #  define PETAL_API
 #endif
 
+/* The protocol's functions are small and sit on every hot path: inline them even where the
+   compiler's cost model would not (Swift's importer otherwise calls some out of line). */
+#if defined(__GNUC__)
+#  define PETAL_INLINE static inline __attribute__((always_inline))
+#else
+#  define PETAL_INLINE static inline
+#endif
+
 /* libatomic_ops spells its word type as a macro; Swift and C++ users get a real type name. */
 typedef AO_t petal_word;
 
@@ -136,16 +144,31 @@ typedef AO_t petal_word;
 #define PETAL_SLOT_READY   1u /* committed: the deliverer runs it */
 #define PETAL_SLOT_SKIPPED 2u /* passed by the deliverer before its commit: its subscriber takes it back */
 
+/* Blocks are 32-byte aligned, which keeps the word's five tag bits free. Swift cannot import a
+   type aligned beyond 16 bytes, and never declares a block itself (it only holds pointers to
+   blocks from petal_block_allocate), so Swift sees the same layout without the attribute. */
+#if defined(__swift__)
+#  define PETAL_BLOCK_ALIGNAS
+#else
+#  define PETAL_BLOCK_ALIGNAS PETAL_ALIGNAS(32)
+#endif
+
 /* A waiter block: up to PETAL_BLOCK_SLOTS callbacks. The owner's payload (one entry per slot)
-   follows the header, at offset sizeof(petal_block). The alignment keeps the word's five tag
-   bits free. */
+   follows the header, at petal_block_payload (offset 64, whatever the language). */
 typedef struct petal_block {
-    PETAL_ALIGNAS(32) struct petal_block *next; /* the next older block */
-    void *memory;                               /* what petal_block_free gives back to free() */
-    volatile petal_word refs;                   /* stragglers' accounting (petal_block_finish) */
-    unsigned capacity;                          /* slots, 1 ... PETAL_BLOCK_SLOTS */
-    volatile unsigned flags[PETAL_BLOCK_SLOTS]; /* commit flags */
+    PETAL_BLOCK_ALIGNAS struct petal_block *next; /* the next older block */
+    void *memory;                                 /* what petal_block_free gives back to free() */
+    volatile petal_word refs;                     /* stragglers' accounting (petal_block_finish) */
+    unsigned capacity;                            /* slots, 1 ... PETAL_BLOCK_SLOTS */
+    volatile unsigned flags[PETAL_BLOCK_SLOTS];   /* commit flags */
+    unsigned padding[2];                          /* to 64 bytes with or without the alignment */
 } petal_block;
+
+#ifdef __cplusplus
+static_assert(sizeof(petal_block) == 64, "a block header is 64 bytes in every language");
+#else
+_Static_assert(sizeof(petal_block) == 64, "a block header is 64 bytes in every language");
+#endif
 
 /* The cell. Zero-initialised memory is a valid PENDING cell with no waiters. */
 typedef struct petal_cell {
@@ -154,41 +177,55 @@ typedef struct petal_cell {
     unsigned kind;               /* the outcome kind: written by the claimer before it publishes */
 } petal_cell;
 
+/* Slot `index`'s commit flag in a block, and the inline slot's in a cell (for callers that
+   cannot take the address of an array element or a field themselves, such as Swift). */
+PETAL_INLINE volatile unsigned *petal_block_flag(petal_block *block, unsigned index) {
+    return &block->flags[index];
+}
+PETAL_INLINE volatile unsigned *petal_cell_slot_flag(petal_cell *cell) {
+    return &cell->slot_flag;
+}
+
+/* Where a block's payload starts: right after its header. */
+PETAL_INLINE void *petal_block_payload(petal_block *block) {
+    return (void *)(block + 1);
+}
+
 /* Whether the outcome is published (RESOLVED or DELIVERING): its kind and memory may be read. */
-static inline int petal_word_has_outcome(petal_word word) {
+PETAL_INLINE int petal_word_has_outcome(petal_word word) {
     return (word & PETAL_HAS_OUTCOME) != 0;
 }
 
 /* Whether the word is terminal: RESOLVED, with every waiter run. */
-static inline int petal_word_is_resolved(petal_word word) {
+PETAL_INLINE int petal_word_is_resolved(petal_word word) {
     return (word & PETAL_PHASE_MASK) == PETAL_PHASE_RESOLVED;
 }
 
 /* Whether a resolver has claimed the cell (CLAIMED, or any later phase). */
-static inline int petal_word_is_claimed(petal_word word) {
+PETAL_INLINE int petal_word_is_claimed(petal_word word) {
     return (word & PETAL_PHASE_MASK) != PETAL_PHASE_PENDING;
 }
 
 /* The newest block of a word's list (NULL for an empty list). */
-static inline petal_block *petal_word_list(petal_word word) {
+PETAL_INLINE petal_block *petal_word_list(petal_word word) {
     return (petal_block *)(uintptr_t)(word & ~PETAL_TAG_MASK);
 }
 
 /* The word's COUNT: slots reserved in the newest block, or in the inline slot. */
-static inline unsigned petal_word_count(petal_word word) {
+PETAL_INLINE unsigned petal_word_count(petal_word word) {
     return (unsigned)((word & PETAL_COUNT_MASK) >> PETAL_COUNT_SHIFT);
 }
 
 /* Whether a word taken by publish or take_more has waiters to settle (then the cell is
    DELIVERING and the taker delivers them). */
-static inline int petal_word_has_waiters(petal_word word) {
+PETAL_INLINE int petal_word_has_waiters(petal_word word) {
     return petal_word_count(word) != 0;
 }
 
 /* Whether the batch of a word taken by publish starts with the inline slot. Settling an inline
    slot nobody reserved (a caller-owned waiter was pushed first) only marks it SKIPPED, and no
    one can reserve it after an outcome is published, so "a list or a reservation" is enough. */
-static inline int petal_word_includes_inline(petal_word taken) {
+PETAL_INLINE int petal_word_includes_inline(petal_word taken) {
     return petal_word_has_waiters(taken);
 }
 
@@ -197,14 +234,14 @@ static inline int petal_word_includes_inline(petal_word taken) {
 /* ------------------------------------------------------------------------------------------- */
 
 /* Makes a cell PENDING with no waiters. Not atomic: call it before the cell is shared. */
-static inline void petal_cell_init(petal_cell *cell) {
+PETAL_INLINE void petal_cell_init(petal_cell *cell) {
     cell->word = 0;
     cell->slot_flag = PETAL_SLOT_EMPTY;
     cell->kind = 0;
 }
 
 /* Makes a cell RESOLVED with `kind`, for containers created already resolved. Not atomic. */
-static inline void petal_cell_init_resolved(petal_cell *cell, unsigned kind) {
+PETAL_INLINE void petal_cell_init_resolved(petal_cell *cell, unsigned kind) {
     cell->word = PETAL_PHASE_RESOLVED;
     cell->slot_flag = PETAL_SLOT_SKIPPED;
     cell->kind = kind;
@@ -213,12 +250,12 @@ static inline void petal_cell_init_resolved(petal_cell *cell, unsigned kind) {
 /* Reads the word. ACQUIRE: a word with an outcome seen here makes the outcome (and the kind)
    written before publish visible to the reader, which is the whole synchronisation of the
    outcome. */
-static inline petal_word petal_cell_load(const petal_cell *cell) {
+PETAL_INLINE petal_word petal_cell_load(const petal_cell *cell) {
     return AO_load_acquire((const volatile AO_t *)&cell->word);
 }
 
 /* The outcome kind; only after petal_cell_load saw petal_word_has_outcome. */
-static inline unsigned petal_cell_kind(const petal_cell *cell) {
+PETAL_INLINE unsigned petal_cell_kind(const petal_cell *cell) {
     return cell->kind;
 }
 
@@ -237,7 +274,7 @@ typedef struct petal_reservation {
 /* Reserves a waiter slot: the inline slot while nothing else waits and no outcome is
    published, otherwise the next free slot of the newest block. One CAS adds one to COUNT; no
    ordering, since a reservation publishes nothing (the commit does). */
-static inline int petal_cell_reserve(petal_cell *cell, petal_reservation *reservation) {
+PETAL_INLINE int petal_cell_reserve(petal_cell *cell, petal_reservation *reservation) {
     petal_word old = petal_cell_load(cell);
     for (;;) {
         reservation->observed = old;
@@ -263,7 +300,7 @@ static inline int petal_cell_reserve(petal_cell *cell, petal_reservation *reserv
    run it, or 0 if it passed the slot first (SKIPPED): the caller takes its callback back, calls
    petal_block_leave for a block slot, and reserves again. RELEASE: the callback written into
    the slot happens before the deliverer can see READY. */
-static inline int petal_slot_commit(volatile unsigned *flag) {
+PETAL_INLINE int petal_slot_commit(volatile unsigned *flag) {
     return AO_int_compare_and_swap_release(flag, PETAL_SLOT_EMPTY, PETAL_SLOT_READY);
 }
 
@@ -271,7 +308,7 @@ static inline int petal_slot_commit(volatile unsigned *flag) {
    word is still `reservation->observed` (the word petal_cell_reserve saw when it answered
    PETAL_NEEDS_BLOCK). Returns 1 if pushed; otherwise the caller reserves again. RELEASE: the
    block's contents happen before it is reachable from the word. */
-static inline int petal_cell_push(petal_cell *cell, petal_block *block, const petal_reservation *reservation) {
+PETAL_INLINE int petal_cell_push(petal_cell *cell, petal_block *block, const petal_reservation *reservation) {
     petal_word old = reservation->observed;
     block->next = petal_word_list(old);
     petal_word pushed = (petal_word)(uintptr_t)block | PETAL_COUNT_ONE | (old & PETAL_PHASE_MASK);
@@ -282,7 +319,7 @@ static inline int petal_cell_push(petal_cell *cell, petal_block *block, const pe
    takes no reservations, unless the cell is RESOLVED. Returns PETAL_SUBSCRIBED, or
    PETAL_ALREADY_RESOLVED (the caller runs its callback itself). RELEASE, as petal_cell_push. */
 #define PETAL_SUBSCRIBED 1
-static inline int petal_cell_push_waiter(petal_cell *cell, petal_block *block) {
+PETAL_INLINE int petal_cell_push_waiter(petal_cell *cell, petal_block *block) {
     petal_word old = petal_cell_load(cell);
     for (;;) {
         if (petal_word_is_resolved(old)) return PETAL_ALREADY_RESOLVED;
@@ -296,7 +333,7 @@ static inline int petal_cell_push_waiter(petal_cell *cell, petal_block *block) {
 
 /* Claims the right to resolve. Exactly one caller per cell gets 1; every other call gets 0 and
    must not touch the outcome memory. No ordering: the winner publishes later with FULL. */
-static inline int petal_cell_claim(petal_cell *cell) {
+PETAL_INLINE int petal_cell_claim(petal_cell *cell) {
     petal_word old = AO_load((volatile AO_t *)&cell->word);
     for (;;) {
         if ((old & PETAL_PHASE_MASK) != PETAL_PHASE_PENDING) return 0;
@@ -311,7 +348,7 @@ static inline int petal_cell_claim(petal_cell *cell) {
    the taken waiters: it settles the inline slot, then the blocks oldest first
    (petal_blocks_in_order), then every batch petal_cell_take_more returns, until that returns a
    word without a list. Otherwise the cell is RESOLVED and there is nothing to run. */
-static inline petal_word petal_cell_publish(petal_cell *cell, unsigned kind) {
+PETAL_INLINE petal_word petal_cell_publish(petal_cell *cell, unsigned kind) {
     cell->kind = kind; /* published by the CAS below */
     petal_word old = AO_load((volatile AO_t *)&cell->word);
     for (;;) {
@@ -328,13 +365,13 @@ static inline petal_word petal_cell_publish(petal_cell *cell, unsigned kind) {
    0 if its subscriber has not committed yet: the slot is now SKIPPED, its subscriber's commit
    will be refused, and it takes the callback back (a straggler). ACQUIRE on the load (READY:
    the callback is visible); FULL on the CAS, which decides against the commit. */
-static inline int petal_slot_settle(volatile unsigned *flag) {
+PETAL_INLINE int petal_slot_settle(volatile unsigned *flag) {
     if (AO_int_load_acquire(flag) == PETAL_SLOT_READY) return 1;
     return AO_int_fetch_compare_and_swap_full(flag, PETAL_SLOT_EMPTY, PETAL_SLOT_SKIPPED) == PETAL_SLOT_READY;
 }
 
 /* Reverses a taken word's list (newest first) into subscription order (oldest first). */
-static inline petal_block *petal_blocks_in_order(petal_word taken) {
+PETAL_INLINE petal_block *petal_blocks_in_order(petal_word taken) {
     petal_block *block = petal_word_list(taken);
     petal_block *ordered = NULL;
     while (block != NULL) {
@@ -349,7 +386,7 @@ static inline petal_block *petal_blocks_in_order(petal_word taken) {
 /* The slots reserved in `block` of a taken word's list: the newest block has the word's COUNT
    (capped by its capacity: a caller-owned waiter is pushed with COUNT = FULL); every older one
    was full when a newer block was pushed over it. */
-static inline unsigned petal_block_reserved(const petal_block *block, petal_word taken) {
+PETAL_INLINE unsigned petal_block_reserved(const petal_block *block, petal_word taken) {
     if (block != petal_word_list(taken)) return block->capacity;
     unsigned count = petal_word_count(taken);
     return count < block->capacity ? count : block->capacity;
@@ -358,7 +395,7 @@ static inline unsigned petal_block_reserved(const petal_block *block, petal_word
 /* After settling a block's reserved slots, of which `stragglers` were skipped: returns 1 if the
    caller (the deliverer) must free the block now, 0 if the last straggler will. FULL: every
    party's last access to the block happens before whoever frees it. */
-static inline int petal_block_finish(petal_block *block, unsigned stragglers) {
+PETAL_INLINE int petal_block_finish(petal_block *block, unsigned stragglers) {
     if (stragglers == 0) return 1;
     petal_word before = AO_fetch_and_add_full(&block->refs, (petal_word)stragglers);
     return before + stragglers == 0;
@@ -366,7 +403,7 @@ static inline int petal_block_finish(petal_block *block, unsigned stragglers) {
 
 /* A straggler has taken its callback back from `block`: returns 1 if it must free the block
    (the deliverer and every other straggler are done with it). FULL, as petal_block_finish. */
-static inline int petal_block_leave(petal_block *block) {
+PETAL_INLINE int petal_block_leave(petal_block *block) {
     petal_word before = AO_fetch_and_add_full(&block->refs, (petal_word)-1);
     return before == 1;
 }
@@ -374,7 +411,7 @@ static inline int petal_block_leave(petal_block *block) {
 /* Called by the deliverer after each batch. Returns the word taken: if it has a list, the cell
    stays DELIVERING and the caller settles those late subscribers' blocks (oldest first, with
    petal_block_reserved against this word); if not, the cell is now RESOLVED. */
-static inline petal_word petal_cell_take_more(petal_cell *cell) {
+PETAL_INLINE petal_word petal_cell_take_more(petal_cell *cell) {
     petal_word old = AO_load((volatile AO_t *)&cell->word);
     for (;;) {
         petal_word next = petal_word_list(old) != NULL ? PETAL_PHASE_DELIVERING : PETAL_PHASE_RESOLVED;
@@ -390,7 +427,7 @@ static inline petal_word petal_cell_take_more(petal_cell *cell) {
    with `capacity` slots, every flag EMPTY; NULL without memory. malloc aligns to 16 everywhere
    Petal runs, so the block asks for 16 more bytes and aligns itself inside them (cheaper than
    aligned_alloc, which takes glibc's slow memalign path). */
-static inline petal_block *petal_block_allocate(size_t size, unsigned capacity) {
+PETAL_INLINE petal_block *petal_block_allocate(size_t size, unsigned capacity) {
     void *memory = malloc(size + 16);
     if (memory == NULL) return NULL;
     petal_block *block = (petal_block *)(((uintptr_t)memory + 31) & ~(uintptr_t)31);
@@ -402,7 +439,7 @@ static inline petal_block *petal_block_allocate(size_t size, unsigned capacity) 
 }
 
 /* Frees a block from petal_block_allocate. */
-static inline void petal_block_free(petal_block *block) {
+PETAL_INLINE void petal_block_free(petal_block *block) {
     free(block->memory);
 }
 
@@ -420,14 +457,14 @@ typedef struct petal_atomic_word {
 
 /* ACQUIRE: whatever the thread that stored the value seen wrote before its (FULL) CAS is
    visible to the reader, so a state read here can be acted on. */
-static inline petal_word petal_atomic_word_load(const petal_atomic_word *word) {
+PETAL_INLINE petal_word petal_atomic_word_load(const petal_atomic_word *word) {
     return AO_load_acquire((const volatile AO_t *)&word->value);
 }
 
 /* Replaces *expected with desired if the word still holds it; returns 1 if it did, otherwise 0
    with the value seen in *expected. FULL: a transition both publishes what its thread wrote
    before it (release) and sees what earlier transitions published (acquire). */
-static inline int petal_atomic_word_exchange(petal_atomic_word *word, petal_word *expected,
+PETAL_INLINE int petal_atomic_word_exchange(petal_atomic_word *word, petal_word *expected,
                                              petal_word desired) {
     petal_word seen = AO_fetch_compare_and_swap_full(&word->value, *expected, desired);
     if (seen == *expected) return 1;
@@ -441,12 +478,12 @@ typedef struct petal_atomic_u32 {
 } petal_atomic_u32;
 
 /* ACQUIRE, as petal_atomic_word_load. */
-static inline unsigned petal_atomic_u32_load(const petal_atomic_u32 *word) {
+PETAL_INLINE unsigned petal_atomic_u32_load(const petal_atomic_u32 *word) {
     return AO_int_load_acquire((const volatile unsigned *)&word->value);
 }
 
 /* FULL, as petal_atomic_word_exchange. */
-static inline int petal_atomic_u32_exchange(petal_atomic_u32 *word, unsigned *expected, unsigned desired) {
+PETAL_INLINE int petal_atomic_u32_exchange(petal_atomic_u32 *word, unsigned *expected, unsigned desired) {
     unsigned seen = AO_int_fetch_compare_and_swap_full(&word->value, *expected, desired);
     if (seen == *expected) return 1;
     *expected = seen;
@@ -511,7 +548,7 @@ typedef struct petal_trampoline_state {
 PETAL_API extern PETAL_THREAD_LOCAL petal_trampoline_state petal_trampoline_current;
 
 /* petal_trampoline_enter, inline. */
-static inline int petal_trampoline_enter_fast(void) {
+PETAL_INLINE int petal_trampoline_enter_fast(void) {
     petal_trampoline_state *t = &petal_trampoline_current;
     if (t->depth >= PETAL_TRAMPOLINE_DEPTH || t->head != NULL) return 0;
     t->depth += 1;
@@ -519,7 +556,7 @@ static inline int petal_trampoline_enter_fast(void) {
 }
 
 /* petal_trampoline_leave, inline unless the outermost frame has deferred work to run. */
-static inline void petal_trampoline_leave_fast(void) {
+PETAL_INLINE void petal_trampoline_leave_fast(void) {
     petal_trampoline_state *t = &petal_trampoline_current;
     if (t->depth == 1 && t->head != NULL) {
         petal_trampoline_leave();
@@ -582,13 +619,13 @@ PETAL_API void petal_future_init(petal_future *future);
    change nothing. */
 PETAL_API int petal_future_resolve(petal_future *future, petal_status status, void *payload);
 
-static inline int petal_future_fulfil(petal_future *future, void *value) {
+PETAL_INLINE int petal_future_fulfil(petal_future *future, void *value) {
     return petal_future_resolve(future, PETAL_STATUS_FULFILLED, value);
 }
-static inline int petal_future_reject(petal_future *future, void *error) {
+PETAL_INLINE int petal_future_reject(petal_future *future, void *error) {
     return petal_future_resolve(future, PETAL_STATUS_REJECTED, error);
 }
-static inline int petal_future_cancel(petal_future *future, void *indirect_error) {
+PETAL_INLINE int petal_future_cancel(petal_future *future, void *indirect_error) {
     return petal_future_resolve(future, PETAL_STATUS_CANCELLED, indirect_error);
 }
 
