@@ -32,7 +32,7 @@ let package = Package(
             ]
         ),
         // One operation in a loop on one thread, for callgrind (Scripts/profile).
-        .executableTarget(name: "PetalProbe", dependencies: ["Contenders"]),
+        .executableTarget(name: "PetalProbe", dependencies: ["CBenchSupport", "Contenders"]),
         .executableTarget(
             name: "PetalBenchmarks",
             dependencies: [

@@ -116,6 +116,11 @@ public enum BareContender: Contender {
     }
 
     @inlinable
+    public static func subscribe(_ handle: BarePromise, _ callback: @escaping @Sendable (Int) -> Void) {
+        handle.subscribe(callback)
+    }
+
+    @inlinable
     public static func subscribeForwarding(_ handle: BarePromise, to next: BarePromise) {
         handle.subscribe { next.fulfil($0) }
     }

@@ -16,6 +16,9 @@ public protocol Contender: SendableMetatype {
     static var reportsWinner: Bool { get }
     static func make() -> Handle
     static func subscribeCounting(_ handle: Handle)
+    /// Subscribes `callback` as the user passed it: a closure value made elsewhere, not a
+    /// literal at the call site (a generic API may have to re-wrap such a value to store it).
+    static func subscribe(_ handle: Handle, _ callback: @escaping @Sendable (Int) -> Void)
     static func subscribeForwarding(_ handle: Handle, to next: Handle)
     /// Fulfils with `value`; returns whether this call resolved the promise.
     @discardableResult
@@ -46,6 +49,10 @@ extension Contender {
     public static var deliversAsynchronously: Bool { false }
     public static var reportsWinner: Bool { true }
     public static func release(_ handle: Handle) {}
+    /// Contenders that cannot take a Swift closure (the raw C core) count as usual.
+    public static func subscribe(_ handle: Handle, _ callback: @escaping @Sendable (Int) -> Void) {
+        subscribeCounting(handle)
+    }
     public static func settle(_ handle: Handle, subscriptions: Int) {}
     public static func perform(_ job: @escaping @Sendable () -> Void) { job() }
     public static var onlyWholeJobsOnOneThread: Bool { false }

@@ -51,6 +51,10 @@ public enum ContinuationContender: Contender {
 
     public static func make() -> ContinuationPromise { ContinuationPromise() }
 
+    public static func subscribe(_ handle: ContinuationPromise, _ callback: @escaping @Sendable (Int) -> Void) {
+        Task { callback(await handle.value()) }
+    }
+
     public static func subscribeCounting(_ handle: ContinuationPromise) {
         Task {
             _ = await handle.value()

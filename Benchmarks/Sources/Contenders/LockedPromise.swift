@@ -112,6 +112,9 @@ public enum LockedContender<Promise: LockedPromise>: Contender {
     public static var name: String { Promise.contenderName }
     public static func make() -> Promise { Promise() }
     public static func subscribeCounting(_ handle: Promise) { handle.subscribe { _ in bench_count_add() } }
+    public static func subscribe(_ handle: Promise, _ callback: @escaping @Sendable (Int) -> Void) {
+        handle.subscribe(callback)
+    }
     public static func subscribeForwarding(_ handle: Promise, to next: Promise) {
         handle.subscribe { _ = next.fulfil($0) }
     }

@@ -17,6 +17,10 @@ public enum NIOForeignContender: Contender {
         handle.futureResult.whenSuccess { _ in bench_count_add() }
     }
 
+    public static func subscribe(_ handle: EventLoopPromise<Int>, _ callback: @escaping @Sendable (Int) -> Void) {
+        handle.futureResult.whenSuccess(callback)
+    }
+
     public static func subscribeForwarding(_ handle: EventLoopPromise<Int>, to next: EventLoopPromise<Int>) {
         handle.futureResult.whenSuccess { next.succeed($0) }
     }
@@ -68,6 +72,9 @@ public enum NIOOnLoopContender: Contender {
     public static func make() -> EventLoopPromise<Int> { NIOForeignContender.make() }
     public static func subscribeCounting(_ handle: EventLoopPromise<Int>) {
         NIOForeignContender.subscribeCounting(handle)
+    }
+    public static func subscribe(_ handle: EventLoopPromise<Int>, _ callback: @escaping @Sendable (Int) -> Void) {
+        NIOForeignContender.subscribe(handle, callback)
     }
     public static func subscribeForwarding(_ handle: EventLoopPromise<Int>, to next: EventLoopPromise<Int>) {
         NIOForeignContender.subscribeForwarding(handle, to: next)

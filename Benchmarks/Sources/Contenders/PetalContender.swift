@@ -21,6 +21,11 @@ public enum PetalContender: Contender {
     }
 
     @inlinable
+    public static func subscribe(_ handle: Promise<Int>, _ callback: @escaping @Sendable (Int) -> Void) {
+        handle.future.whenFulfilled(callback)
+    }
+
+    @inlinable
     public static func subscribeForwarding(_ handle: Promise<Int>, to next: Promise<Int>) {
         handle.future.whenFulfilled { next.fulfil(with: $0) }
     }

@@ -6,6 +6,7 @@ public enum Workload: String, CaseIterable, Sendable {
     /// Create, subscribe, fulfil, on each thread independently.
     case createSubscribeFulfil = "create+subscribe+fulfil"
     /// Create, fulfil, then subscribe (the callback runs at once), on each thread independently.
+    /// The callback is a closure value made once, as a user passes their own function.
     case subscribeAfterFulfil = "subscribe after fulfil"
     /// One hot promise: every thread attaches callbacks to it, concurrently (the attach rate).
     case hotAttach = "hot promise: attach"
@@ -125,6 +126,7 @@ extension Workload {
             return Round(operations: perThread * threads) {
                 Delivered.reset()
                 pool.run { _ in
+                    let callback: @Sendable (Int) -> Void = { _ in bench_count_add() }
                     for value in 0..<perThread {
                         let handle = C.make()
                         // Real promises escape (to the producer's thread); without this the
@@ -132,7 +134,7 @@ extension Workload {
                         C.escape(handle)
                         if after {
                             C.fulfil(handle, with: value)
-                            C.subscribeCounting(handle)
+                            C.subscribe(handle, callback)
                         } else {
                             C.subscribeCounting(handle)
                             C.fulfil(handle, with: value)

@@ -1,3 +1,4 @@
+import CBenchSupport
 import Contenders
 
 #if canImport(Glibc)
@@ -23,11 +24,12 @@ func run<C: Contender>(_: C.Type, _ operation: String, _ count: Int) -> Bool {
             C.release(handle)
         }
     case "subscribe after fulfil":
+        let callback: @Sendable (Int) -> Void = { _ in bench_count_add() }
         for value in 0..<count {
             let handle = C.make()
             C.escape(handle)
             C.fulfil(handle, with: value)
-            C.subscribeCounting(handle)
+            C.subscribe(handle, callback)
             C.release(handle)
         }
     case "hot promise":
