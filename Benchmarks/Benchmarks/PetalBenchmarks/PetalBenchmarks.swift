@@ -1,9 +1,10 @@
 import Benchmark
 import Contenders
 
-/// Every cell of the grid (workload x threads x contender) as one benchmark whose iteration is one
-/// self-checking round; the report script turns rounds per second into operations per second and
-/// into ratios between contenders measured in this same run.
+/// Every cell of the grid (workload x threads x contender), in each of the profile's passes, as
+/// one benchmark whose iteration is one self-checking round; the report script turns rounds per
+/// second into operations per second, and into ratios between contenders measured in the same
+/// pass of this same run.
 let benchmarks: @Sendable () -> Void = {
     let profile = Profile.current
     PetalContender.prepare()
@@ -13,22 +14,29 @@ let benchmarks: @Sendable () -> Void = {
         maxDuration: profile.duration,
         maxIterations: 100_000
     )
-    for workload in profile.workloads {
-        for threads in profile.threadCounts {
-            for entry in contenders {
-                guard let round = entry.makeRound(workload, threads) else { continue }
-                let name = benchmarkName(
-                    workload, threads: threads, contender: entry.contender, operations: round.operations)
-                Benchmark(name) { benchmark in
-                    for _ in benchmark.scaledIterations {
-                        round.setUp()
-                        benchmark.startMeasurement()
-                        round.measure()
-                        benchmark.stopMeasurement()
-                        round.tearDown()
-                    }
+    for pass in 1...profile.repetitions {
+        for workload in profile.workloads {
+            for threads in profile.threadCounts {
+                for entry in contenders {
+                    register(workload, threads, entry, pass)
                 }
             }
+        }
+    }
+}
+
+/// One cell of one pass as a benchmark whose iteration is one self-checking round.
+func register(_ workload: Workload, _ threads: Int, _ entry: Entry, _ pass: Int) {
+    guard let round = entry.makeRound(workload, threads) else { return }
+    let name = benchmarkName(
+        workload, threads: threads, contender: entry.contender, operations: round.operations, pass: pass)
+    Benchmark(name) { benchmark in
+        for _ in benchmark.scaledIterations {
+            round.setUp()
+            benchmark.startMeasurement()
+            round.measure()
+            benchmark.stopMeasurement()
+            round.tearDown()
         }
     }
 }

@@ -7,6 +7,11 @@ public struct Profile: Sendable {
     public let workloads: [Workload]
     /// Wall-clock budget per benchmark.
     public let duration: Duration
+    /// How many times the whole grid runs, one pass after another. Ratios are taken within a
+    /// pass (contenders of a cell run back to back) and their median over the passes is
+    /// reported, so a neighbour slowing this shared machine for a few seconds moves one pass,
+    /// not the result.
+    public let repetitions: Int
 
     public static var current: Profile {
         ProcessInfo.processInfo.environment["PETAL_BENCH_PROFILE"] == "full" ? .full : .quick
@@ -14,7 +19,8 @@ public struct Profile: Sendable {
 
     /// The grid of the targets: T = 1, 2, 4, short runs; for CI and the README's run command.
     public static let quick = Profile(
-        name: "quick", threadCounts: [1, 2, 4], workloads: Workload.allCases, duration: .milliseconds(300))
+        name: "quick", threadCounts: [1, 2, 4], workloads: Workload.allCases, duration: .milliseconds(120),
+        repetitions: 3)
 
     /// Threads from 1 to four times the cores, longer runs.
     public static var full: Profile {
@@ -25,7 +31,8 @@ public struct Profile: Sendable {
             counts.append(threads)
             threads *= 2
         }
-        return Profile(name: "full", threadCounts: counts, workloads: Workload.allCases, duration: .seconds(2))
+        return Profile(
+            name: "full", threadCounts: counts, workloads: Workload.allCases, duration: .seconds(1), repetitions: 3)
     }
 }
 
@@ -59,7 +66,9 @@ func entry<C: Contender>(_: C.Type) -> Entry {
     }
 }
 
-/// The benchmark name that carries the cell, parsed back by Scripts/benchmark-report.
-public func benchmarkName(_ workload: Workload, threads: Int, contender: String, operations: Int) -> String {
-    "\(workload.rawValue) | T=\(threads) | \(contender) | ops=\(operations)"
+/// The benchmark name that carries the cell and the pass, parsed back by Scripts/benchmark-report.
+public func benchmarkName(
+    _ workload: Workload, threads: Int, contender: String, operations: Int, pass: Int
+) -> String {
+    "\(workload.rawValue) | T=\(threads) | \(contender) | ops=\(operations) | pass=\(pass)"
 }
