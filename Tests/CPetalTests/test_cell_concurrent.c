@@ -460,11 +460,16 @@ static totals run_races(int use_waiters) {
     return sum;
 }
 
+/* Below this many rounds (PETAL_TEST_ROUNDS set low) a path may go untaken by chance. */
+enum { ROUNDS_FOR_COVERAGE = 100 };
+
 static void test_races_on_blocks(void) {
     totals sum = run_races(0);
-    /* The paths this test exists for ran: stragglers (the holder makes at least one in most
-       rounds), blocks freed by their last straggler, and subscribers that found RESOLVED. */
-    CHECK(sum.stragglers + sum.inline_stragglers > 0);
+    /* The paths this test exists for ran: stragglers (the holder makes one in most rounds),
+       blocks freed by their last straggler and by the deliverer, and subscribers that found
+       RESOLVED. */
+    if (sum.rounds < ROUNDS_FOR_COVERAGE) return;
+    CHECK(sum.stragglers + sum.inline_stragglers > sum.held); /* natural ones too */
     CHECK(sum.held > 0);
     CHECK(sum.freed_by_straggler > 0);
     CHECK(sum.freed_by_deliverer > 0);
@@ -475,6 +480,7 @@ static void test_races_with_caller_waiters(void) {
     /* The same with every fifth subscription a caller-owned waiter (petal_cell_push_waiter),
        as petal_future_subscribe_node and petal_future_wait do. */
     totals sum = run_races(1);
+    if (sum.rounds < ROUNDS_FOR_COVERAGE) return;
     CHECK(sum.stragglers + sum.inline_stragglers > 0);
 }
 
