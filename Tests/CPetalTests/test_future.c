@@ -1,6 +1,7 @@
 /*
- * The C convenience future: resolution, callback order (slot, allocated waiters, caller-owned
- * waiters, late and re-entrant subscriptions), blocking waits, and concurrent subscribers.
+ * The C convenience future: resolution, callback order (inline slot, shared waiter blocks,
+ * caller-owned waiters, late and re-entrant subscriptions), blocking waits, allocations per
+ * subscriber, and concurrent subscribers and resolvers.
  * Run it under valgrind as well: timed-out waits leave waiters behind that the later
  * resolution must free, and caller-owned waiters must never be freed.
  */
@@ -11,6 +12,96 @@
 #include <sched.h>
 #include <string.h>
 #include <time.h>
+
+/* ------------------------------------------------------------------------------------------- */
+/* Counting the future's allocations. Where glibc's allocator is the one in use (no sanitizer   */
+/* replaces it), malloc and free are replaced by forwarders to glibc's own that count the calls */
+/* a thread makes while its `counting` is on, so "one block per seven subscribers" and "every   */
+/* block freed" are numbers to check. Under sanitizers, or valgrind (which redirects these      */
+/* very functions), nothing is counted and the checks that need counts are skipped; the leak    */
+/* checkers cover the frees there.                                                              */
+/* ------------------------------------------------------------------------------------------- */
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#  define PETAL_TEST_SANITIZED 1
+#elif defined(__has_feature)
+#  if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+#    define PETAL_TEST_SANITIZED 1
+#  endif
+#endif
+
+#if defined(__GLIBC__) && !defined(PETAL_TEST_SANITIZED)
+#  define PETAL_TEST_COUNTS_ALLOCATIONS 1
+#else
+#  define PETAL_TEST_COUNTS_ALLOCATIONS 0
+#endif
+
+static _Thread_local int counting;
+static volatile AO_t counted_mallocs;
+static volatile AO_t counted_frees;
+
+#if PETAL_TEST_COUNTS_ALLOCATIONS
+/* glibc's allocator under its exported internal names: the replacement stays the same heap. */
+extern void *__libc_malloc(size_t size);
+extern void *__libc_calloc(size_t count, size_t size);
+extern void *__libc_realloc(void *memory, size_t size);
+extern void __libc_free(void *memory);
+
+void *malloc(size_t size) {
+    void *memory = __libc_malloc(size);
+    if (counting && memory != NULL) AO_fetch_and_add1(&counted_mallocs);
+    return memory;
+}
+
+void *calloc(size_t count, size_t size) {
+    return __libc_calloc(count, size);
+}
+
+void *realloc(void *memory, size_t size) {
+    return __libc_realloc(memory, size);
+}
+
+void free(void *memory) {
+    if (counting && memory != NULL) AO_fetch_and_add1(&counted_frees);
+    __libc_free(memory);
+}
+#endif
+
+typedef struct allocations {
+    AO_t mallocs;
+    AO_t frees;
+} allocations;
+
+static allocations allocations_now(void) {
+    return (allocations){AO_load_full(&counted_mallocs), AO_load_full(&counted_frees)};
+}
+
+/* Whether this run counts: one allocation, made through a volatile pointer so that the compiler
+   cannot elide it, must be seen. */
+static int allocations_counted(void) {
+    static int known, counted;
+    if (known) return counted;
+    void *(*volatile allocate)(size_t) = malloc;
+    void (*volatile release)(void *) = free;
+    AO_t before = AO_load_full(&counted_mallocs);
+    counting = 1;
+    release(allocate(1));
+    counting = 0;
+    counted = AO_load_full(&counted_mallocs) - before == 1;
+    known = 1;
+    return counted;
+}
+
+/* Checks the mallocs and frees counted since `before` (where allocations are counted). A macro,
+   so a failure names the test's line. */
+#define CHECK_ALLOCATIONS_SINCE(before, expected_mallocs, expected_frees)                    \
+    do {                                                                                     \
+        if (allocations_counted()) {                                                         \
+            allocations now_ = allocations_now();                                            \
+            CHECK(now_.mallocs - (before).mallocs == (AO_t)(expected_mallocs));              \
+            CHECK(now_.frees - (before).frees == (AO_t)(expected_frees));                    \
+        }                                                                                    \
+    } while (0)
 
 /* ------------------------------------------------------------------------------------------- */
 /* A log of callback runs, checked against the expected order.                                 */
@@ -134,20 +225,27 @@ static void test_callbacks_in_subscription_order(void) {
     probes_init(probes, COUNT, &log, PETAL_STATUS_FULFILLED, &value);
 
     CHECK(petal_future_subscribe(&future, record_call, &probes[0]) == PETAL_OK);
-    /* The first subscriber takes the inline slot: nothing is linked yet. */
+    /* The first subscriber takes the inline slot: COUNT 1, nothing linked, committed. */
     petal_word word = petal_cell_load(&future.cell);
-    CHECK(petal_word_slot_ready(word));
-    CHECK(petal_word_list(word) == NULL);
-    CHECK(future.slot_context == &probes[0]);
+    CHECK(word == PETAL_COUNT_ONE);
+    CHECK(future.cell.slot_flag == PETAL_SLOT_READY);
+    CHECK(future.inline_slot.callback == record_call);
+    CHECK(future.inline_slot.context == &probes[0]);
 
     CHECK(petal_future_subscribe(&future, record_call, &probes[1]) == PETAL_OK);
-    /* Later ones allocate a waiter each. */
+    /* The second allocates a block of seven and takes its first slot. */
     word = petal_cell_load(&future.cell);
-    CHECK(petal_word_list(word) != NULL);
-    CHECK(future.slot_context == &probes[0]);
+    petal_block *block = petal_word_list(word);
+    CHECK(petal_word_count(word) == 1);
+    CHECK(block != NULL && block->next == NULL && block->capacity == PETAL_BLOCK_SLOTS);
+    CHECK(future.inline_slot.context == &probes[0]);
     for (int i = 2; i < COUNT; i++) {
         CHECK(petal_future_subscribe(&future, record_call, &probes[i]) == PETAL_OK);
     }
+    /* The others share that block: no new one, COUNT counting them. */
+    word = petal_cell_load(&future.cell);
+    CHECK(petal_word_list(word) == block);
+    CHECK(petal_word_count(word) == COUNT - 1);
     CHECK(log.count == 0); /* nothing runs before the resolution */
 
     CHECK(petal_future_fulfil(&future, &value) == PETAL_OK);
@@ -179,16 +277,19 @@ static void test_subscribe_node_with_caller_memory(void) {
     call_log log = {0};
     probe probes[5];
     probes_init(probes, 5, &log, PETAL_STATUS_FULFILLED, &value);
-    /* Zeroed: the future reads `owned` to decide whether it frees a waiter. */
+    /* Garbage: a waiter's contents need no initialisation. */
     petal_waiter waiters[3];
-    memset(waiters, 0, sizeof waiters);
-    CHECK(((uintptr_t)&waiters[1].node & PETAL_TAG_MASK) == 0);
+    memset(waiters, 0xA5, sizeof waiters);
+    CHECK(((uintptr_t)&waiters[1].block & PETAL_TAG_MASK) == 0);
 
     CHECK(petal_future_subscribe(&future, record_call, &probes[0]) == PETAL_OK);  /* slot */
     petal_future_subscribe_node(&future, &waiters[0], record_call, &probes[1]);  /* caller's */
     CHECK(petal_future_subscribe(&future, record_call, &probes[2]) == PETAL_OK);  /* allocated */
     petal_future_subscribe_node(&future, &waiters[1], record_call, &probes[3]);
-    CHECK(petal_word_list(petal_cell_load(&future.cell)) == &waiters[1].node);
+    petal_word word = petal_cell_load(&future.cell);
+    CHECK(petal_word_list(word) == &waiters[1].block);
+    CHECK(petal_word_count(word) == PETAL_BLOCK_FULL); /* a waiter takes no reservations */
+    CHECK(waiters[1].block.next != NULL && waiters[1].block.next->next == &waiters[0].block);
 
     CHECK(petal_future_fulfil(&future, &value) == PETAL_OK);
     const int expected[] = {0, 1, 2, 3, 4};
@@ -198,7 +299,8 @@ static void test_subscribe_node_with_caller_memory(void) {
     petal_future_subscribe_node(&future, &waiters[2], record_call, &probes[4]);
     check_log(&log, expected, 5);
     /* Still ours: the future left the memory alone (valgrind reports an invalid free if not). */
-    CHECK(waiters[0].callback == record_call && waiters[0].context == &probes[1]);
+    CHECK(waiters[0].slot.callback == record_call && waiters[0].slot.context == &probes[1]);
+    CHECK(waiters[0].block.memory == NULL && waiters[1].block.memory == NULL);
 }
 
 /* A callback that subscribes its `next` probe to the same future from inside the delivery. */
@@ -550,7 +652,236 @@ static void test_node_subscriber_is_not_overtaken_by_the_slot(void) {
     CHECK(order_log[0] == 1 && order_log[1] == 2);
 }
 
+/* ------------------------------------------------------------------------------------------- */
+/* Waiter blocks: a hot future, and caller-owned waiters between blocks.                        */
+/* ------------------------------------------------------------------------------------------- */
+
+enum { HOT_SUBSCRIBERS = 1000 };
+static int hot_ids[HOT_SUBSCRIBERS];
+static int hot_next;
+
+static void hot_callback(petal_future *future, void *context) {
+    (void)future;
+    int id = *(const int *)context;
+    CHECK(id == hot_next); /* subscription order */
+    hot_next = id + 1;
+}
+
+static void test_hot_future_shares_blocks(void) {
+    /* The first subscriber takes the inline slot; the other 999 share blocks of seven. */
+    enum { BLOCKS = (HOT_SUBSCRIBERS - 1 + PETAL_BLOCK_SLOTS - 1) / PETAL_BLOCK_SLOTS }; /* 143 */
+    enum { IN_HEAD = HOT_SUBSCRIBERS - 1 - (BLOCKS - 1) * PETAL_BLOCK_SLOTS };              /* 5 */
+    petal_future future;
+    petal_future_init(&future);
+    hot_next = 0;
+    allocations before = allocations_now();
+    counting = 1;
+    for (int i = 0; i < HOT_SUBSCRIBERS; i++) {
+        hot_ids[i] = i;
+        CHECK(petal_future_subscribe(&future, hot_callback, &hot_ids[i]) == PETAL_OK);
+    }
+    counting = 0;
+    CHECK_ALLOCATIONS_SINCE(before, BLOCKS, 0);
+
+    /* The list, newest first: BLOCKS blocks, every older one full, the newest holding IN_HEAD,
+       each slot committed with its subscriber's callback, in order. */
+    petal_word word = petal_cell_load(&future.cell);
+    CHECK(petal_word_count(word) == IN_HEAD);
+    CHECK(future.cell.slot_flag == PETAL_SLOT_READY && future.inline_slot.context == &hot_ids[0]);
+    int blocks = 0;
+    int last_id = HOT_SUBSCRIBERS;
+    for (petal_block *block = petal_word_list(word); block != NULL; block = block->next) {
+        blocks++;
+        CHECK(((uintptr_t)block & PETAL_TAG_MASK) == 0);
+        CHECK(block->memory != NULL && block->capacity == PETAL_BLOCK_SLOTS && block->refs == 0);
+        unsigned filled = block == petal_word_list(word) ? IN_HEAD : PETAL_BLOCK_SLOTS;
+        const petal_callback_slot *slots = (const petal_callback_slot *)(const void *)(block + 1);
+        for (unsigned slot = PETAL_BLOCK_SLOTS; slot-- > 0;) {
+            if (slot >= filled) {
+                CHECK(block->flags[slot] == PETAL_SLOT_EMPTY);
+                continue;
+            }
+            CHECK(block->flags[slot] == PETAL_SLOT_READY);
+            CHECK(slots[slot].callback == hot_callback);
+            CHECK(slots[slot].context == &hot_ids[last_id - 1]);
+            last_id--;
+        }
+    }
+    CHECK(blocks == BLOCKS);
+    CHECK(last_id == 1); /* every id from 1 to 999, none twice */
+
+    before = allocations_now();
+    counting = 1;
+    CHECK(petal_future_fulfil(&future, NULL) == PETAL_OK);
+    counting = 0;
+    CHECK(hot_next == HOT_SUBSCRIBERS);
+    CHECK_ALLOCATIONS_SINCE(before, 0, BLOCKS); /* each block freed once, nothing allocated */
+}
+
+static void test_waiter_after_a_partly_filled_block_leaks_nothing(void) {
+    /* Two allocated subscribers leave the newest block with one of seven slots used; then a
+       caller-owned waiter is pushed over it (as petal_future_wait does after a subscribe).
+       Resolving must run all four and free that block. */
+    petal_future future;
+    petal_future_init(&future);
+    int ran = 0;
+    petal_waiter waiter;
+    allocations before = allocations_now();
+    counting = 1;
+    CHECK(petal_future_subscribe(&future, count_callback, &ran) == PETAL_OK); /* inline */
+    CHECK(petal_future_subscribe(&future, count_callback, &ran) == PETAL_OK); /* a block */
+    petal_future_subscribe_node(&future, &waiter, count_callback, &ran);
+    CHECK(petal_future_subscribe(&future, count_callback, &ran) == PETAL_OK); /* a block */
+    CHECK(petal_future_fulfil(&future, NULL) == PETAL_OK);
+    counting = 0;
+    CHECK(ran == 4);
+    CHECK_ALLOCATIONS_SINCE(before, 2, 2);
+}
+
+/* ------------------------------------------------------------------------------------------- */
+/* Subscribers racing several resolvers.                                                        */
+/* ------------------------------------------------------------------------------------------- */
+
+enum {
+    STORM_SUBSCRIBERS = 4,
+    STORM_CALLBACKS = 250,
+    STORM_RESOLVERS = 2, /* resolver 0 fulfils, resolver 1 rejects */
+    STORM_THREADS = STORM_SUBSCRIBERS + STORM_RESOLVERS,
+    STORM_TOTAL = STORM_SUBSCRIBERS * STORM_CALLBACKS
+};
+
+typedef struct storm storm;
+
+typedef struct storm_probe {
+    storm *storm;
+    unsigned thread;
+    unsigned index;
+    volatile AO_t runs;
+    petal_status seen_status; /* what the callback saw: written by whoever ran it */
+    void *seen_payload;
+} storm_probe;
+
+struct storm {
+    petal_future future;
+    int values[STORM_RESOLVERS];
+    volatile AO_t arrived;
+    volatile AO_t subscribed;               /* subscriptions returned so far */
+    AO_t resolve_after[STORM_RESOLVERS];    /* how many a resolver waits for */
+    volatile AO_t calls;
+    unsigned next_index[STORM_SUBSCRIBERS]; /* plain: only the future orders these writes */
+    int results[STORM_RESOLVERS];
+    storm_probe probes[STORM_SUBSCRIBERS][STORM_CALLBACKS];
+};
+
+typedef struct storm_arg {
+    storm *storm;
+    unsigned id;
+} storm_arg;
+
+static void storm_start(storm *s) {
+    AO_fetch_and_add1_full(&s->arrived);
+    while (AO_load_acquire(&s->arrived) < STORM_THREADS) sched_yield();
+}
+
+static void storm_callback(petal_future *future, void *context) {
+    storm_probe *p = context;
+    storm *s = p->storm;
+    CHECK(AO_fetch_and_add1(&p->runs) == 0);
+    p->seen_status = petal_future_status(future);
+    p->seen_payload = petal_future_payload(future);
+    CHECK(p->index == s->next_index[p->thread]); /* each thread's subscription order */
+    s->next_index[p->thread] = p->index + 1;
+    AO_fetch_and_add1(&s->calls);
+}
+
+static void *storm_subscriber(void *raw) {
+    storm_arg *arg = raw;
+    storm *s = arg->storm;
+    storm_start(s);
+    counting = 1;
+    for (unsigned i = 0; i < STORM_CALLBACKS; i++) {
+        CHECK(petal_future_subscribe(&s->future, storm_callback, &s->probes[arg->id][i]) == PETAL_OK);
+        AO_fetch_and_add1(&s->subscribed);
+        if ((i + arg->id) % 8 == 0) sched_yield(); /* let a resolver in mid-block */
+    }
+    counting = 0;
+    return NULL;
+}
+
+static void *storm_resolver(void *raw) {
+    storm_arg *arg = raw;
+    storm *s = arg->storm;
+    storm_start(s);
+    /* A condition, not a time: resolve at once, or once this many subscriptions returned. */
+    while (AO_load(&s->subscribed) < s->resolve_after[arg->id]) sched_yield();
+    counting = 1;
+    s->results[arg->id] = arg->id == 0 ? petal_future_fulfil(&s->future, &s->values[0])
+                                       : petal_future_reject(&s->future, &s->values[1]);
+    counting = 0;
+    return NULL;
+}
+
+static void test_subscribers_race_resolvers(void) {
+    unsigned rounds = petal_test_rounds(100);
+    storm *s = malloc(sizeof *s);
+    CHECK(s != NULL);
+    if (s == NULL) return;
+    for (unsigned round = 0; round < rounds; round++) {
+        memset(s, 0, sizeof *s);
+        petal_future_init(&s->future);
+        for (unsigned r = 0; r < STORM_RESOLVERS; r++) {
+            s->resolve_after[r] = (AO_t)((round + 2 * r) % 5) * STORM_TOTAL / 4; /* 0 .. all */
+        }
+        for (unsigned t = 0; t < STORM_SUBSCRIBERS; t++) {
+            for (unsigned i = 0; i < STORM_CALLBACKS; i++) {
+                s->probes[t][i] = (storm_probe){.storm = s, .thread = t, .index = i};
+            }
+        }
+        allocations before = allocations_now();
+        pthread_t threads[STORM_THREADS];
+        storm_arg args[STORM_THREADS];
+        for (unsigned t = 0; t < STORM_THREADS; t++) {
+            int resolver = t >= STORM_SUBSCRIBERS;
+            args[t] = (storm_arg){s, resolver ? t - STORM_SUBSCRIBERS : t};
+            int created = pthread_create(&threads[t], NULL, resolver ? storm_resolver : storm_subscriber, &args[t]);
+            CHECK(created == 0);
+            if (created != 0) abort(); /* the start barrier would wait for it forever */
+        }
+        for (unsigned t = 0; t < STORM_THREADS; t++) CHECK(pthread_join(threads[t], NULL) == 0);
+
+        unsigned long failures = petal_test_failure_count();
+        /* Exactly one resolver won; every callback ran once and saw its outcome. */
+        CHECK((s->results[0] == PETAL_OK) + (s->results[1] == PETAL_OK) == 1);
+        CHECK(s->results[0] == PETAL_ERR_RESOLVED || s->results[1] == PETAL_ERR_RESOLVED);
+        unsigned winner = s->results[0] == PETAL_OK ? 0 : 1;
+        petal_status status = winner == 0 ? PETAL_STATUS_FULFILLED : PETAL_STATUS_REJECTED;
+        CHECK(petal_future_status(&s->future) == status);
+        CHECK(petal_future_payload(&s->future) == &s->values[winner]);
+        CHECK(AO_load(&s->calls) == STORM_TOTAL);
+        for (unsigned t = 0; t < STORM_SUBSCRIBERS; t++) {
+            CHECK(s->next_index[t] == STORM_CALLBACKS);
+            for (unsigned i = 0; i < STORM_CALLBACKS; i++) {
+                storm_probe *p = &s->probes[t][i];
+                CHECK(AO_load(&p->runs) == 1);
+                CHECK(p->seen_status == status);
+                CHECK(p->seen_payload == &s->values[winner]);
+            }
+        }
+        CHECK(petal_cell_load(&s->future.cell) == PETAL_PHASE_RESOLVED);
+        /* Every block a subscriber allocated was freed (by the deliverer, a straggler, or the
+           subscriber itself when a spare went unused). */
+        allocations now = allocations_now();
+        if (allocations_counted()) CHECK(now.mallocs - before.mallocs == now.frees - before.frees);
+        if (petal_test_failure_count() != failures) {
+            fprintf(stderr, "round %u of %u was inconsistent\n", round, rounds);
+            break;
+        }
+    }
+    free(s);
+}
+
 int main(void) {
+    if (!allocations_counted()) fprintf(stderr, "(allocations are not counted in this run)\n");
     RUN_TEST(test_resolve_once);
     RUN_TEST(test_invalid_status_is_refused);
     RUN_TEST(test_each_outcome);
@@ -566,5 +897,8 @@ int main(void) {
     RUN_TEST(test_wait_with_invalid_deadline);
     RUN_TEST(test_million_future_chain_is_stack_safe);
     RUN_TEST(test_node_subscriber_is_not_overtaken_by_the_slot);
+    RUN_TEST(test_hot_future_shares_blocks);
+    RUN_TEST(test_subscribers_race_resolvers);
+    RUN_TEST(test_waiter_after_a_partly_filled_block_leaks_nothing);
     return petal_test_finish("test_future");
 }
