@@ -36,7 +36,7 @@ static void petal_deliver_blocks(petal_future *future, petal_word taken) {
     while (block != NULL) {
         /* Read before running: a caller-owned waiter's callback may free the waiter. */
         petal_block *next = block->next;
-        unsigned reserved = petal_block_reserved(block, taken);
+        unsigned reserved = petal_block_reserved(block);
         int owned = block->memory != NULL;
         unsigned stragglers = 0;
         for (unsigned index = 0; index < reserved; index++) {
@@ -121,6 +121,8 @@ void petal_future_subscribe_node(petal_future *future, petal_waiter *waiter,
     waiter->block.memory = NULL; /* the caller's memory: never freed here */
     waiter->block.refs = 0;
     waiter->block.capacity = 1;
+    waiter->block.below = 0;
+    waiter->block.reserved = 0;
     waiter->block.flags[0] = PETAL_SLOT_READY; /* filled before anyone can see it */
     waiter->slot.callback = callback;
     waiter->slot.context = context;

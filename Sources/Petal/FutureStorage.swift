@@ -146,10 +146,10 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader, Value> {
     @inline(never)
     private func freeUndelivered(_ word: petal_word) {
         if petal_cell_slot_flag(cell).pointee == PETAL_SLOT_READY { slot.deinitialize(count: 1) }
-        var next = petal_word_list(word)
+        var next = petal_blocks_in_order(word)
         while let block = next {
             next = block.pointee.next
-            for index in 0..<petal_block_reserved(block, word) {
+            for index in 0..<petal_block_reserved(block) {
                 if petal_block_flag(block, index).pointee == PETAL_SLOT_READY {
                     CallbackBlock<Value>.callback(block, Int(index)).deinitialize(count: 1)
                 }
@@ -506,7 +506,7 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader, Value> {
         while let block = next {
             next = block.pointee.next  // before the block is freed
             var stragglers: UInt32 = 0
-            for index in 0..<petal_block_reserved(block, taken) {
+            for index in 0..<petal_block_reserved(block) {
                 if petal_slot_settle(petal_block_flag(block, index)) != 0 {
                     CallbackBlock<Value>.callback(block, Int(index)).move().invoke(from: self, kind: kind)
                 } else {

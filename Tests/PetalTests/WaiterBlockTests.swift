@@ -3,13 +3,16 @@ import Testing
 
 @testable import Petal
 
-/// The blocks in a pending future's waiter list, newest first, with their reserved slots.
+/// The slots reserved in each block of a pending future's waiter list, newest first: the
+/// newest has the word's count, each older one what the block above it recorded.
 func waiterBlocks<Value>(of future: Future<Value>) -> [UInt32] {
     let word = petal_cell_load(future.storage.cell)
     var reserved: [UInt32] = []
+    var count = petal_word_count(word)
     var next = petal_word_list(word)
     while let block = next {
-        reserved.append(petal_block_reserved(block, word))
+        reserved.append(min(count, block.pointee.capacity))
+        count = block.pointee.below
         next = block.pointee.next
     }
     return reserved

@@ -161,7 +161,8 @@ typedef struct petal_block {
     volatile petal_word refs;                     /* stragglers' accounting (petal_block_finish) */
     unsigned capacity;                            /* slots, 1 ... PETAL_BLOCK_SLOTS */
     volatile unsigned flags[PETAL_BLOCK_SLOTS];   /* commit flags */
-    unsigned padding[2];                          /* to 64 bytes with or without the alignment */
+    unsigned below;    /* slots reserved in `next` when this block was pushed (its pusher's) */
+    unsigned reserved; /* slots reserved in this block, once taken (petal_blocks_in_order's) */
 } petal_block;
 
 #ifdef __cplusplus
@@ -272,8 +273,8 @@ typedef struct petal_reservation {
 } petal_reservation;
 
 /* Reserves a waiter slot: the inline slot while nothing else waits and no outcome is
-   published, otherwise the next free slot of the newest block. One CAS adds one to COUNT; no
-   ordering, since a reservation publishes nothing (the commit does). */
+   published, otherwise the next free slot of the newest block. One CAS adds one to COUNT (see
+   the ordering below); the reservation publishes nothing, the commit does. */
 PETAL_INLINE int petal_cell_reserve(petal_cell *cell, petal_reservation *reservation) {
     petal_word old = petal_cell_load(cell);
     for (;;) {
@@ -283,7 +284,10 @@ PETAL_INLINE int petal_cell_reserve(petal_cell *cell, petal_reservation *reserva
         unsigned count = petal_word_count(old);
         int inline_slot = head == NULL && count == 0 && !petal_word_has_outcome(old);
         if (!inline_slot && (head == NULL || count >= PETAL_BLOCK_FULL)) return PETAL_NEEDS_BLOCK;
-        if (AO_compare_and_swap(&cell->word, old, old + PETAL_COUNT_ONE)) {
+        /* ACQUIRE: the block whose slot this takes may sit at a reused address, pushed by
+           another thread after this thread's load; the CAS reads that push's word, and
+           acquiring it orders the block's initialisation before the slot is written. */
+        if (AO_compare_and_swap_acquire(&cell->word, old, old + PETAL_COUNT_ONE)) {
             reservation->observed = old + PETAL_COUNT_ONE;
             if (inline_slot) return PETAL_RESERVED_INLINE;
             reservation->block = head;
@@ -311,6 +315,7 @@ PETAL_INLINE int petal_slot_commit(volatile unsigned *flag) {
 PETAL_INLINE int petal_cell_push(petal_cell *cell, petal_block *block, const petal_reservation *reservation) {
     petal_word old = reservation->observed;
     block->next = petal_word_list(old);
+    block->below = petal_word_count(old);
     petal_word pushed = (petal_word)(uintptr_t)block | PETAL_COUNT_ONE | (old & PETAL_PHASE_MASK);
     return AO_compare_and_swap_release(&cell->word, old, pushed);
 }
@@ -324,6 +329,9 @@ PETAL_INLINE int petal_cell_push_waiter(petal_cell *cell, petal_block *block) {
     for (;;) {
         if (petal_word_is_resolved(old)) return PETAL_ALREADY_RESOLVED;
         block->next = petal_word_list(old);
+        /* The block below may be partly filled: its reserved slots are recorded here, since
+           nobody can reserve in it once this waiter is the newest. */
+        block->below = petal_word_count(old);
         petal_word pushed = (petal_word)(uintptr_t)block | ((petal_word)PETAL_BLOCK_FULL << PETAL_COUNT_SHIFT) |
                             (old & PETAL_PHASE_MASK);
         if (AO_compare_and_swap_release(&cell->word, old, pushed)) return PETAL_SUBSCRIBED;
@@ -370,12 +378,19 @@ PETAL_INLINE int petal_slot_settle(volatile unsigned *flag) {
     return AO_int_fetch_compare_and_swap_full(flag, PETAL_SLOT_EMPTY, PETAL_SLOT_SKIPPED) == PETAL_SLOT_READY;
 }
 
-/* Reverses a taken word's list (newest first) into subscription order (oldest first). */
+/* Reverses a taken word's list (newest first) into subscription order (oldest first), and
+   records in each block how many of its slots were reserved (petal_block_reserved): for the
+   newest, the word's COUNT capped by its capacity (a caller-owned waiter is pushed with COUNT =
+   FULL); for every older one, what the block pushed over it recorded (a block of seven is
+   pushed over a full one, a waiter over one that may be partly filled). */
 PETAL_INLINE petal_block *petal_blocks_in_order(petal_word taken) {
     petal_block *block = petal_word_list(taken);
     petal_block *ordered = NULL;
+    unsigned count = petal_word_count(taken);
     while (block != NULL) {
         petal_block *next = block->next;
+        block->reserved = count < block->capacity ? count : block->capacity;
+        count = block->below;
         block->next = ordered;
         ordered = block;
         block = next;
@@ -383,13 +398,9 @@ PETAL_INLINE petal_block *petal_blocks_in_order(petal_word taken) {
     return ordered;
 }
 
-/* The slots reserved in `block` of a taken word's list: the newest block has the word's COUNT
-   (capped by its capacity: a caller-owned waiter is pushed with COUNT = FULL); every older one
-   was full when a newer block was pushed over it. */
-PETAL_INLINE unsigned petal_block_reserved(const petal_block *block, petal_word taken) {
-    if (block != petal_word_list(taken)) return block->capacity;
-    unsigned count = petal_word_count(taken);
-    return count < block->capacity ? count : block->capacity;
+/* The slots reserved in a block of a list put in order by petal_blocks_in_order. */
+PETAL_INLINE unsigned petal_block_reserved(const petal_block *block) {
+    return block->reserved;
 }
 
 /* After settling a block's reserved slots, of which `stragglers` were skipped: returns 1 if the
@@ -434,6 +445,8 @@ PETAL_INLINE petal_block *petal_block_allocate(size_t size, unsigned capacity) {
     block->memory = memory;
     block->refs = 0;
     block->capacity = capacity;
+    block->below = 0;
+    block->reserved = 0;
     for (unsigned slot = 0; slot < PETAL_BLOCK_SLOTS; slot++) block->flags[slot] = PETAL_SLOT_EMPTY;
     return block;
 }
