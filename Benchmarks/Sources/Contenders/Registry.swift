@@ -45,6 +45,7 @@ public struct Entry: Sendable {
 /// Every contender, in table order (Petal first: ratios are to Petal).
 public let contenders: [Entry] = [
     entry(PetalContender.self),
+    UniquePromisePrototype.entry,
     entry(RawCoreContender.self),
     entry(BareContender.self),
     entry(LockedContender<MutexPromise>.self),
