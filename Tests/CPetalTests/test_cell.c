@@ -120,12 +120,11 @@ static int slot_id(petal_block *block, unsigned index) {
     return block_ids(block)[index];
 }
 
-static void deliver_blocks(delivery *d, petal_word taken) {
-    d->batches++;
-    petal_block *block = petal_blocks_in_order(taken);
+/* Settles and runs a list put in order (and annotated) by petal_blocks_in_order. */
+static void deliver_ordered(delivery *d, petal_block *block) {
     while (block != NULL) {
         petal_block *next = block->next;
-        unsigned reserved = petal_block_reserved(block, taken);
+        unsigned reserved = petal_block_reserved(block);
         unsigned stragglers = 0;
         for (unsigned index = 0; index < reserved; index++) {
             if (petal_slot_settle(&block->flags[index])) delivery_run(d, slot_id(block, index));
@@ -135,6 +134,11 @@ static void deliver_blocks(delivery *d, petal_word taken) {
         if (block->memory != NULL && petal_block_finish(block, stragglers)) free_block(block);
         block = next;
     }
+}
+
+static void deliver_blocks(delivery *d, petal_word taken) {
+    d->batches++;
+    deliver_ordered(d, petal_blocks_in_order(taken));
 }
 
 /* The publish batch (inline slot first), then take_more until the cell is RESOLVED. */
@@ -204,6 +208,7 @@ static void test_block_allocate_aligns_and_empties(void) {
         CHECK((uintptr_t)block - (uintptr_t)block->memory <= 16);
         CHECK(block->refs == 0);
         CHECK(block->capacity == capacity);
+        CHECK(block->below == 0 && block->reserved == 0); /* the push and the taker set them */
         for (unsigned slot = 0; slot < PETAL_BLOCK_SLOTS; slot++) CHECK(block->flags[slot] == PETAL_SLOT_EMPTY);
         memset(block + 1, 0x5A, size - sizeof(petal_block)); /* the payload is all ours */
     }
@@ -691,6 +696,13 @@ static void test_includes_inline(void) {
     free_block(block);
 }
 
+/* Links `over` above `under` as a push would: the push records the COUNT the word had, the
+   slots reserved in `under` (FULL for a block pushed over a full head or over a waiter). */
+static void link_over(petal_block *over, petal_block *under, unsigned under_count) {
+    over->next = under;
+    over->below = under_count;
+}
+
 static void test_block_reserved_newest_and_older(void) {
     petal_block *older = new_block();
     petal_block *newest = new_block();
@@ -699,21 +711,46 @@ static void test_block_reserved_newest_and_older(void) {
     older->capacity = PETAL_BLOCK_SLOTS;
     newest->capacity = PETAL_BLOCK_SLOTS;
     for (unsigned count = 1; count <= PETAL_BLOCK_FULL; count++) {
-        petal_word taken = word_of(newest, count, PETAL_PHASE_CLAIMED);
-        CHECK(petal_block_reserved(newest, taken) == count);
-        CHECK(petal_block_reserved(older, taken) == PETAL_BLOCK_SLOTS); /* pushed over when full */
+        link_over(newest, older, PETAL_BLOCK_FULL); /* a block is pushed over a full one */
+        older->next = NULL;
+        CHECK(petal_blocks_in_order(word_of(newest, count, PETAL_PHASE_CLAIMED)) == older);
+        CHECK(petal_block_reserved(newest) == count);
+        CHECK(petal_block_reserved(older) == PETAL_BLOCK_SLOTS);
     }
     /* A caller-owned waiter is pushed with COUNT = FULL: capped at its capacity of 1. */
     petal_word over_waiter = word_of(&waiter.header, PETAL_BLOCK_FULL, PETAL_PHASE_DELIVERING);
-    CHECK(petal_block_reserved(&waiter.header, over_waiter) == 1);
-    CHECK(petal_block_reserved(newest, over_waiter) == PETAL_BLOCK_SLOTS);
-    /* An older waiter counts its capacity, 1, as well. */
-    petal_word over_block = word_of(newest, 3, PETAL_PHASE_DELIVERING);
-    CHECK(petal_block_reserved(&waiter.header, over_block) == 1);
-    /* A smaller block at the head is capped too. */
+    link_over(&waiter.header, newest, PETAL_BLOCK_FULL);
+    newest->next = NULL;
+    CHECK(petal_blocks_in_order(over_waiter) == newest);
+    CHECK(petal_block_reserved(&waiter.header) == 1);
+    CHECK(petal_block_reserved(newest) == PETAL_BLOCK_SLOTS);
+    /* A waiter may be pushed over a partly filled block: that block has what was reserved in
+       it then, not its capacity (nobody reserves there once the waiter is the newest). */
+    for (unsigned count = 1; count <= PETAL_BLOCK_FULL; count++) {
+        link_over(&waiter.header, newest, count);
+        newest->next = NULL;
+        CHECK(petal_blocks_in_order(over_waiter) == newest);
+        CHECK(petal_block_reserved(&waiter.header) == 1);
+        CHECK(petal_block_reserved(newest) == count);
+    }
+    /* An older waiter counts its capacity, 1, as well: the block over it recorded FULL. */
+    link_over(newest, &waiter.header, PETAL_BLOCK_FULL);
+    waiter.header.next = NULL;
+    CHECK(petal_blocks_in_order(word_of(newest, 3, PETAL_PHASE_DELIVERING)) == &waiter.header);
+    CHECK(petal_block_reserved(&waiter.header) == 1);
+    CHECK(petal_block_reserved(newest) == 3);
+    /* A smaller block is capped too, at the head and below another. */
     newest->capacity = 3;
-    CHECK(petal_block_reserved(newest, word_of(newest, PETAL_BLOCK_FULL, PETAL_PHASE_CLAIMED)) == 3);
-    CHECK(petal_block_reserved(newest, word_of(newest, 2, PETAL_PHASE_CLAIMED)) == 2);
+    newest->next = NULL;
+    CHECK(petal_blocks_in_order(word_of(newest, PETAL_BLOCK_FULL, PETAL_PHASE_CLAIMED)) == newest);
+    CHECK(petal_block_reserved(newest) == 3);
+    CHECK(petal_blocks_in_order(word_of(newest, 2, PETAL_PHASE_CLAIMED)) == newest);
+    CHECK(petal_block_reserved(newest) == 2);
+    link_over(older, newest, PETAL_BLOCK_FULL);
+    newest->next = NULL;
+    CHECK(petal_blocks_in_order(word_of(older, 1, PETAL_PHASE_CLAIMED)) == newest);
+    CHECK(petal_block_reserved(newest) == 3);
+    CHECK(petal_block_reserved(older) == 1);
     free_block(older);
     free_block(newest);
 }
@@ -721,25 +758,160 @@ static void test_block_reserved_newest_and_older(void) {
 static void test_blocks_in_order(void) {
     CHECK(petal_blocks_in_order(PETAL_PHASE_CLAIMED) == NULL);
 
+    /* The oldest block's `below` counts nothing in the batch (the inline slot, or a batch
+       already taken): garbage there changes nothing. */
     petal_block *one = new_block();
     one->next = NULL;
+    one->below = 0xA5A5A5A5u;
+    one->reserved = 0xA5A5A5A5u;
     CHECK(petal_blocks_in_order(word_of(one, 3, PETAL_PHASE_CLAIMED)) == one);
     CHECK(one->next == NULL);
+    CHECK(petal_block_reserved(one) == 3);
 
-    /* Newest first in the word (c -> b -> a); oldest first after the reversal (a -> b -> c). */
+    /* Newest first in the word (c -> b -> a); oldest first after the reversal (a -> b -> c),
+       each block annotated on the way, and only there: `reserved` is untouched before. */
     petal_block *a = new_block(), *b = new_block(), *c = new_block();
     a->next = NULL;
-    b->next = a;
-    c->next = b;
-    petal_block *ordered = petal_blocks_in_order(word_of(c, 5, PETAL_PHASE_DELIVERING));
+    a->below = 0xA5A5A5A5u;
+    link_over(b, a, PETAL_BLOCK_FULL);
+    link_over(c, b, PETAL_BLOCK_FULL);
+    a->reserved = b->reserved = c->reserved = 99;
+    petal_word taken = word_of(c, 5, PETAL_PHASE_DELIVERING);
+    CHECK(petal_block_reserved(a) == 99 && petal_block_reserved(b) == 99 && petal_block_reserved(c) == 99);
+    petal_block *ordered = petal_blocks_in_order(taken);
     CHECK(ordered == a);
     CHECK(a->next == b);
     CHECK(b->next == c);
     CHECK(c->next == NULL);
+    CHECK(petal_block_reserved(a) == PETAL_BLOCK_SLOTS);
+    CHECK(petal_block_reserved(b) == PETAL_BLOCK_SLOTS);
+    CHECK(petal_block_reserved(c) == 5);
+    CHECK(a->below == 0xA5A5A5A5u && b->below == PETAL_BLOCK_FULL && c->below == PETAL_BLOCK_FULL);
     free_block(one);
     free_block(a);
     free_block(b);
     free_block(c);
+}
+
+static void test_push_records_below_and_in_order_annotates(void) {
+    /* Every push records in its block the COUNT of the word it replaced: the slots reserved in
+       the block below (or, over an empty list, in the inline slot: 0 or 1, never read). Only
+       petal_blocks_in_order turns those into each block's `reserved`. Garbage in both fields
+       beforehand: neither the push nor the publish may rely on zeroes or annotate early. */
+    const unsigned garbage = 0xA5A5A5A5u;
+    petal_cell cell;
+    petal_cell_init(&cell);
+    int inline_id = 0;
+    petal_reservation reservation = {0};
+    CHECK(petal_cell_reserve(&cell, &reservation) == PETAL_RESERVED_INLINE);
+    CHECK(petal_slot_commit(&cell.slot_flag) == 1);
+
+    /* A block onto an empty list with the inline slot reserved: the inline COUNT, 1. */
+    CHECK(petal_cell_reserve(&cell, &reservation) == PETAL_NEEDS_BLOCK);
+    petal_block *a = new_filled_block(1);
+    a->below = a->reserved = garbage;
+    CHECK(petal_cell_push(&cell, a, &reservation) == 1);
+    CHECK(a->below == 1);
+    CHECK(a->reserved == garbage);
+    for (int id = 2; id <= 7; id++) reserve_and_commit(&cell, id);
+
+    /* A block pushed over a full block: FULL. */
+    CHECK(petal_cell_reserve(&cell, &reservation) == PETAL_NEEDS_BLOCK);
+    petal_block *b = new_filled_block(8);
+    b->below = b->reserved = garbage;
+    CHECK(petal_cell_push(&cell, b, &reservation) == 1);
+    CHECK(b->next == a && b->below == PETAL_BLOCK_FULL);
+    reserve_and_commit(&cell, 9);
+    reserve_and_commit(&cell, 10);
+    CHECK(petal_cell_load(&cell) == word_of(b, 3, PETAL_PHASE_PENDING));
+
+    /* A waiter over that partly filled block: its 3 reserved slots. */
+    test_waiter w1, w2;
+    waiter_init(&w1, 11); /* garbage in below and reserved */
+    waiter_init(&w2, 12);
+    CHECK(w1.header.below == garbage && w1.header.reserved == garbage);
+    CHECK(petal_cell_push_waiter(&cell, &w1.header) == PETAL_SUBSCRIBED);
+    CHECK(w1.header.next == b && w1.header.below == 3);
+    /* A waiter over a waiter: the COUNT a waiter is pushed with, FULL (capped to 1 later). */
+    CHECK(petal_cell_push_waiter(&cell, &w2.header) == PETAL_SUBSCRIBED);
+    CHECK(w2.header.next == &w1.header && w2.header.below == PETAL_BLOCK_FULL);
+    /* A block over a waiter: FULL as well. */
+    CHECK(petal_cell_reserve(&cell, &reservation) == PETAL_NEEDS_BLOCK);
+    petal_block *c = new_filled_block(13);
+    c->below = c->reserved = garbage;
+    CHECK(petal_cell_push(&cell, c, &reservation) == 1);
+    CHECK(c->next == &w2.header && c->below == PETAL_BLOCK_FULL);
+    reserve_and_commit(&cell, 14);
+
+    /* Publish takes the list and annotates nothing. */
+    CHECK(petal_cell_claim(&cell) == 1);
+    petal_word taken = petal_cell_publish(&cell, 0);
+    CHECK(taken == word_of(c, 2, PETAL_PHASE_CLAIMED));
+    CHECK(a->reserved == garbage && b->reserved == garbage && c->reserved == garbage);
+    CHECK(w1.header.reserved == garbage && w2.header.reserved == garbage);
+    for (unsigned index = 3; index < PETAL_BLOCK_SLOTS; index++) CHECK(b->flags[index] == PETAL_SLOT_EMPTY);
+
+    /* DELIVERING: a block onto the empty list records 0; a waiter over it, its COUNT 1. */
+    CHECK(petal_cell_reserve(&cell, &reservation) == PETAL_NEEDS_BLOCK);
+    CHECK(reservation.observed == PETAL_PHASE_DELIVERING);
+    petal_block *d = new_filled_block(15);
+    d->below = d->reserved = garbage;
+    CHECK(petal_cell_push(&cell, d, &reservation) == 1);
+    CHECK(d->next == NULL && d->below == 0);
+    test_waiter w3;
+    waiter_init(&w3, 16);
+    CHECK(petal_cell_push_waiter(&cell, &w3.header) == PETAL_SUBSCRIBED);
+    CHECK(w3.header.next == d && w3.header.below == 1);
+
+    /* petal_blocks_in_order annotates: the newest the taken COUNT, each older one what the
+       block over it recorded, capped by capacity. */
+    petal_block *ordered = petal_blocks_in_order(taken);
+    CHECK(ordered == a && a->next == b && b->next == &w1.header && w1.header.next == &w2.header &&
+          w2.header.next == c && c->next == NULL);
+    CHECK(petal_block_reserved(a) == PETAL_BLOCK_SLOTS);
+    CHECK(petal_block_reserved(b) == 3);
+    CHECK(petal_block_reserved(&w1.header) == 1);
+    CHECK(petal_block_reserved(&w2.header) == 1);
+    CHECK(petal_block_reserved(c) == 2);
+
+    delivery del = {0};
+    unsigned freed_before = blocks_freed;
+    CHECK(petal_slot_settle(&cell.slot_flag) == 1);
+    delivery_run(&del, inline_id);
+    del.batches++;
+    deliver_ordered(&del, ordered);
+    CHECK(blocks_freed == freed_before + 3); /* a, b (no phantom stragglers) and c */
+
+    petal_word more = petal_cell_take_more(&cell);
+    CHECK(more == word_of(&w3.header, PETAL_BLOCK_FULL, PETAL_PHASE_DELIVERING));
+    CHECK(d->reserved == garbage);
+    ordered = petal_blocks_in_order(more);
+    CHECK(ordered == d && d->next == &w3.header && w3.header.next == NULL);
+    CHECK(petal_block_reserved(d) == 1);
+    CHECK(petal_block_reserved(&w3.header) == 1);
+    del.batches++;
+    deliver_ordered(&del, ordered);
+    CHECK(petal_cell_take_more(&cell) == PETAL_PHASE_DELIVERING);
+    CHECK(petal_cell_load(&cell) == PETAL_PHASE_RESOLVED);
+    check_ran_in_sequence(&del, 0, 17);
+    CHECK(del.stragglers == 0);
+    CHECK(blocks_freed == freed_before + 4);
+
+    /* A waiter onto an empty PENDING list: 0 (the inline slot, unreserved, is skipped). */
+    petal_cell empty;
+    petal_cell_init(&empty);
+    test_waiter w4;
+    waiter_init(&w4, 0);
+    CHECK(petal_cell_push_waiter(&empty, &w4.header) == PETAL_SUBSCRIBED);
+    CHECK(w4.header.next == NULL && w4.header.below == 0);
+    CHECK(petal_cell_claim(&empty) == 1);
+    taken = petal_cell_publish(&empty, 0);
+    delivery alone = {0};
+    int unused = -1;
+    deliver_all(&empty, &alone, taken, &unused);
+    CHECK(petal_block_reserved(&w4.header) == 1);
+    check_ran_in_sequence(&alone, 0, 1);
+    CHECK(alone.stragglers == 1); /* the inline slot nobody reserved, marked SKIPPED */
 }
 
 /* ------------------------------------------------------------------------------------------- */
@@ -908,9 +1080,9 @@ static void replay_start(replay *r, unsigned n) {
     }
     CHECK(petal_cell_claim(&r->cell) == 1);
     petal_word taken = petal_cell_publish(&r->cell, 0);
-    CHECK(petal_block_reserved(r->block, taken) == n + 1);
     CHECK(petal_slot_settle(&r->cell.slot_flag) == 1);
     CHECK(petal_blocks_in_order(taken) == r->block);
+    CHECK(petal_block_reserved(r->block) == n + 1);
     CHECK(petal_slot_settle(&r->block->flags[0]) == 1);
 }
 
@@ -1010,6 +1182,8 @@ static void reincarnate(petal_block *block, int first_id) {
     block->next = NULL;
     block->refs = 0;
     block->capacity = PETAL_BLOCK_SLOTS;
+    block->below = 0;
+    block->reserved = 0;
     for (unsigned slot = 0; slot < PETAL_BLOCK_SLOTS; slot++) block->flags[slot] = PETAL_SLOT_EMPTY;
     memset(block_ids(block), 0, sizeof(int) * PETAL_BLOCK_SLOTS);
     block_ids(block)[0] = first_id;
@@ -1039,7 +1213,8 @@ static void test_reused_block_address_behaves_like_a_fresh_load(void) {
     CHECK(petal_cell_load(&cell) == PETAL_PHASE_DELIVERING);
     delivery d = {0};
     CHECK(petal_blocks_in_order(first) == block);
-    for (unsigned i = 0; i < petal_block_reserved(block, first); i++) {
+    CHECK(petal_block_reserved(block) == PETAL_BLOCK_SLOTS);
+    for (unsigned i = 0; i < petal_block_reserved(block); i++) {
         CHECK(petal_slot_settle(&block->flags[i]) == 1);
         delivery_run(&d, block_ids(block)[i]);
     }
@@ -1063,12 +1238,16 @@ static void test_reused_block_address_behaves_like_a_fresh_load(void) {
     /* The same holds for a stale word with an empty list: DELIVERING, taken, and DELIVERING
        again after another batch. */
     petal_word second = petal_cell_take_more(&cell);
-    CHECK(petal_block_reserved(block, second) == PETAL_BLOCK_SLOTS);
-    CHECK(petal_block_reserved(mine, second) == 2);
+    CHECK(mine->below == PETAL_BLOCK_FULL); /* the second incarnation's COUNT, as a fresh push's */
+    petal_block *ordered = petal_blocks_in_order(second);
+    CHECK(ordered == block && block->next == mine && mine->next == NULL);
+    CHECK(petal_block_reserved(block) == PETAL_BLOCK_SLOTS);
+    CHECK(petal_block_reserved(mine) == 2);
     petal_reservation empty_stale = {0};
     CHECK(petal_cell_reserve(&cell, &empty_stale) == PETAL_NEEDS_BLOCK);
     CHECK(empty_stale.observed == PETAL_PHASE_DELIVERING);
-    deliver_blocks(&d, second); /* frees both: the block's second incarnation and `mine` */
+    d.batches++;
+    deliver_ordered(&d, ordered); /* frees both: the block's second incarnation and `mine` */
     subscribe(&cell, NULL, 400);
     petal_word third = petal_cell_take_more(&cell);
     CHECK(petal_cell_load(&cell) == empty_stale.observed);
@@ -1093,11 +1272,12 @@ static void test_reused_block_address_behaves_like_a_fresh_load(void) {
 static void test_waiter_over_a_partly_filled_block(void) {
     /* A block with three of its seven slots reserved is the head when a caller-owned waiter is
        pushed over it (petal_future does this for subscribe_node and wait after a subscribe).
-       The specification counts every older block as full ("a block is only pushed over when
-       the head's COUNT is FULL"), so the deliverer settles all seven slots: the four nobody
-       reserved must not count as stragglers that will never leave. Whatever keeps that true,
-       the outcome is fixed: all five run in order, and the deliverer, the last to touch the
-       block, frees it. */
+       Counting every older block as full made the deliverer settle all seven slots and take
+       the four nobody reserved for stragglers that never leave: the block leaked. (Fixed in
+       175426b: the waiter records the 3 below it, and petal_blocks_in_order hands them on;
+       test_push_records_below_and_in_order_annotates pins the mechanism.) The outcome checked
+       here is fixed whatever the mechanism: all five run in order, and the deliverer, the last
+       to touch the block, frees it. */
     petal_cell cell;
     petal_cell_init(&cell);
     int inline_id = 0;
@@ -1121,6 +1301,44 @@ static void test_waiter_over_a_partly_filled_block(void) {
     CHECK(petal_cell_load(&cell) == PETAL_PHASE_RESOLVED);
     CHECK(blocks_freed == freed_before + 1);
     if (blocks_freed == freed_before) free_block(block); /* keep the leak out of later reports */
+}
+
+/* ------------------------------------------------------------------------------------------- */
+/* Known issue: a pushed block smaller than PETAL_BLOCK_SLOTS.                                 */
+/* ------------------------------------------------------------------------------------------- */
+
+static void test_reserve_stays_within_a_smaller_pushed_block(void) {
+    /* petal_block has `capacity` 1 ... PETAL_BLOCK_SLOTS, petal_block_allocate takes any, and
+       petal_cell_push says only "with `capacity` set"; petal_blocks_in_order caps each block's
+       reserved slots at its capacity. But petal_cell_reserve hands out slots of the head until
+       COUNT is FULL (it never reads the head, by design), so a block of capacity 3 pushed with
+       petal_cell_push gets reservations at indexes 3 ... 6: past its payload, and never settled
+       (capped), so a committed callback is silently lost. Every caller pushes full-size blocks
+       today (petal_future.c, CallbackBlock.swift; waiters go through push_waiter), so the gap
+       is latent: off by default, PETAL_TEST_KNOWN_ISSUES=1 runs it (and it fails). */
+    const char *known = getenv("PETAL_TEST_KNOWN_ISSUES");
+    if (known == NULL || *known == '\0') {
+        fprintf(stderr, "     (skipped: a known header issue; PETAL_TEST_KNOWN_ISSUES=1 runs it)\n");
+        return;
+    }
+    unsigned allocated_before = blocks_allocated, freed_before = blocks_freed;
+    petal_cell cell;
+    petal_cell_init(&cell);
+    int inline_id = 0;
+    subscribe(&cell, &inline_id, 0);
+    petal_reservation reservation = {0};
+    CHECK(petal_cell_reserve(&cell, &reservation) == PETAL_NEEDS_BLOCK);
+    petal_block *small = new_filled_block(1); /* payload room for 7: the test itself stays in bounds */
+    small->capacity = 3;
+    CHECK(petal_cell_push(&cell, small, &reservation) == 1);
+    for (int id = 2; id <= 4; id++) subscribe(&cell, &inline_id, id);
+    CHECK(petal_cell_claim(&cell) == 1);
+    petal_word taken = petal_cell_publish(&cell, 0);
+    delivery d = {0};
+    deliver_all(&cell, &d, taken, &inline_id);
+    check_ran_in_sequence(&d, 0, 5); /* fails: id 4 took slot 3 of 3 and never runs */
+    CHECK(d.stragglers == 0);
+    CHECK(blocks_freed - freed_before == blocks_allocated - allocated_before);
 }
 
 /* Every block the tests allocated was freed exactly once. */
@@ -1147,12 +1365,14 @@ int main(void) {
     RUN_TEST(test_includes_inline);
     RUN_TEST(test_block_reserved_newest_and_older);
     RUN_TEST(test_blocks_in_order);
+    RUN_TEST(test_push_records_below_and_in_order_annotates);
     RUN_TEST(test_take_more_until_resolved);
     RUN_TEST(test_straggler_in_a_block_during_delivery);
     RUN_TEST(test_finish_and_leave_free_exactly_once);
     RUN_TEST(test_every_interleaving_of_settles_commits_and_leaves);
     RUN_TEST(test_reused_block_address_behaves_like_a_fresh_load);
     RUN_TEST(test_waiter_over_a_partly_filled_block);
+    RUN_TEST(test_reserve_stays_within_a_smaller_pushed_block);
     RUN_TEST(test_every_block_freed);
     return petal_test_finish("test_cell");
 }

@@ -290,6 +290,10 @@ static void test_subscribe_node_with_caller_memory(void) {
     CHECK(petal_word_list(word) == &waiters[1].block);
     CHECK(petal_word_count(word) == PETAL_BLOCK_FULL); /* a waiter takes no reservations */
     CHECK(waiters[1].block.next != NULL && waiters[1].block.next->next == &waiters[0].block);
+    /* Each push recorded the slots reserved below it: the inline slot's 1 under the first
+       waiter, 1 of the allocated block's 7 under the second (which the deliverer settles). */
+    CHECK(waiters[0].block.below == 1);
+    CHECK(waiters[1].block.below == 1);
 
     CHECK(petal_future_fulfil(&future, &value) == PETAL_OK);
     const int expected[] = {0, 1, 2, 3, 4};
