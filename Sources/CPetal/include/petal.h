@@ -37,8 +37,8 @@
  *   - reserve     load-acquire; if RESOLVED, report it (the caller runs its callback itself).
  *                 Else take a slot with a CAS that adds one to COUNT: the inline slot (list
  *                 empty, COUNT 0, no outcome) or the next slot of the newest block (COUNT below
- *                 its capacity). No ordering: a reservation publishes nothing. Otherwise the
- *                 caller must push a block.
+ *                 its capacity). ACQUIRE (a block's address may be reused); the reservation
+ *                 publishes nothing. Otherwise the caller must push a block.
  *   - commit      after filling the reserved slot: CAS its flag EMPTY -> READY with RELEASE, so
  *                 the publisher that sees READY sees the callback. Refused (SKIPPED): the
  *                 publisher has passed the slot; the subscriber takes its callback back, leaves
@@ -83,6 +83,7 @@
 
 #include <atomic_ops.h>
 #include <stddef.h>
+#include <assert.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <time.h>
@@ -308,11 +309,14 @@ PETAL_INLINE int petal_slot_commit(volatile unsigned *flag) {
     return AO_int_compare_and_swap_release(flag, PETAL_SLOT_EMPTY, PETAL_SLOT_READY);
 }
 
-/* Pushes `block` as the newest, with its first slot filled and READY and `capacity` set, if the
-   word is still `reservation->observed` (the word petal_cell_reserve saw when it answered
-   PETAL_NEEDS_BLOCK). Returns 1 if pushed; otherwise the caller reserves again. RELEASE: the
-   block's contents happen before it is reachable from the word. */
+/* Pushes `block` as the newest, with its first slot filled and READY, if the word is still
+   `reservation->observed` (the word petal_cell_reserve saw when it answered PETAL_NEEDS_BLOCK).
+   Returns 1 if pushed; otherwise the caller reserves again. The block must have all
+   PETAL_BLOCK_SLOTS slots: reservations continue in it until COUNT is PETAL_BLOCK_FULL (a
+   smaller waiter goes through petal_cell_push_waiter). RELEASE: the block's contents happen
+   before it is reachable from the word. */
 PETAL_INLINE int petal_cell_push(petal_cell *cell, petal_block *block, const petal_reservation *reservation) {
+    assert(block->capacity == PETAL_BLOCK_SLOTS && "petal_cell_push takes blocks of PETAL_BLOCK_SLOTS slots");
     petal_word old = reservation->observed;
     block->next = petal_word_list(old);
     block->below = petal_word_count(old);
@@ -420,8 +424,8 @@ PETAL_INLINE int petal_block_leave(petal_block *block) {
 }
 
 /* Called by the deliverer after each batch. Returns the word taken: if it has a list, the cell
-   stays DELIVERING and the caller settles those late subscribers' blocks (oldest first, with
-   petal_block_reserved against this word); if not, the cell is now RESOLVED. */
+   stays DELIVERING and the caller settles those late subscribers' blocks (petal_blocks_in_order
+   of this word); if not, the cell is now RESOLVED. */
 PETAL_INLINE petal_word petal_cell_take_more(petal_cell *cell) {
     petal_word old = AO_load((volatile AO_t *)&cell->word);
     for (;;) {
