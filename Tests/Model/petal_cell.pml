@@ -115,8 +115,8 @@
 #define TAKEN    3            /* OLD_SLOT_RULE only */
 
 /* ---- shared state ------------------------------------------------------------------------- */
-#define NCB 4                 /* callbacks 1..4; the call of callback c allocates block c */
-#define NB  4
+#define NCB 4                 /* callbacks 1..4 */
+#define NB  4                 /* blocks 1..4 (block c is callback c's without REUSE_BLOCKS) */
 #define cbit(c) (1 << (c))
 #define SLOT(b, i) ((b) * FULL + (i))
 
