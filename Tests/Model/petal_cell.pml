@@ -1,7 +1,9 @@
 /*
  * petal_cell.pml - a Promela model of the petal cell protocol v2 (waiter blocks), as specified
- * in notes/blocks-protocol.md: several callbacks per block, slots reserved by a COUNT in the
- * word, per-slot commit flags, stragglers, and blocks freed by whoever brings refs to zero.
+ * in notes/blocks-protocol.md (with its AMENDED `below`) and implemented in
+ * Sources/CPetal/include/petal.h and petal_future.c: several callbacks per block, slots
+ * reserved by a COUNT in the word, per-slot commit flags, stragglers, and blocks freed by
+ * whoever brings refs to zero.
  *
  * THE WORD is modelled bit for bit with the specification's layout: bits 0-1 the phase
  * (PENDING 0, CLAIMED 1, RESOLVED 2, DELIVERING 3; HAS_OUTCOME = bit 1), bits 2-4 COUNT, bits 5..
@@ -10,25 +12,31 @@
  * The cell also has `kind` and `payload` (plain stores before publish), and the inline slot's
  * commit flag `slot_flag` (EMPTY 0, READY 1, SKIPPED 2; CAS only) and payload `slot_cb`.
  *
- * BLOCKS. Block b has next, capacity, refs (signed), flag[capacity] and payload[capacity]
- * (payload[i] is a callback number). A core block has capacity FULL (2, standing for 7: the
- * logic only ever asks COUNT < FULL; -DFULL=3 for three). Each subscribe call allocates at
- * most one block, kept across its retries: without -DREUSE_BLOCKS callback c's call gets
- * block c, so an address is never reused and every use after free is caught; with it, malloc
- * returns the lowest block not live, so freed addresses come back (ABA).
- * The waiter (petal_future_wait) owns block 4: capacity 1, flag[0] READY, payload 4; when it
- * has to push, it pushes that block with COUNT = FULL. It is the caller's memory, gone as soon
- * as its callback has run (a waiter that timed out frees it in the callback).
+ * BLOCKS. Block b has next, capacity, below, reserved, refs (signed), flag[capacity] and
+ * payload[capacity] (payload[i] is a callback number). A core block has capacity FULL (2,
+ * standing for 7: the logic only ever asks COUNT < FULL; -DFULL=3 for three). Each subscribe
+ * call allocates at most one block, kept across its retries: without -DREUSE_BLOCKS callback
+ * c's call gets block c, so an address is never reused and every use after free is caught;
+ * with it, malloc returns the lowest block not live, so freed addresses come back (ABA).
+ * Every push (petal_cell_push, petal_cell_push_waiter) records in its block below = COUNT of
+ * the word it replaces: the slots reserved in the block below. The deliverer, putting a taken
+ * list in order (petal_blocks_in_order), sets each block's reserved: the newest
+ * min(taken COUNT, capacity), each older one min(below of the block pushed over it, capacity).
+ * The waiter (petal_future_wait, through petal_future_subscribe_node) owns block 4: capacity 1,
+ * flag[0] READY, payload 4. It pushes it with COUNT = FULL over whatever head there is, full or
+ * partly filled (petal_cell_push_waiter), or runs its callback itself if it sees RESOLVED. The
+ * block is the caller's memory, gone as soon as its callback has run (a waiter that timed out
+ * frees it in the callback).
  * MEMORY: bstate[b] is UNUSED, LIVE or FREED. Every access to a block (next, capacity, a flag,
  * a payload, refs) asserts that it is LIVE, and every slot index is checked against the
  * capacity; a free asserts LIVE (no double free) and core ownership, and zeroes the block; at
  * the end no block may still be LIVE (no leak: every core block was freed exactly once).
  *
  * PROCESSES: two racing resolvers (claim; the winner stores kind and payload, publishes, then
- * delivers: the inline slot if reserved, the taken blocks oldest first, then every batch
- * take_more returns, until take_more makes the cell RESOLVED). Three subscribers running the
- * specification's Subscribe: S1 subscribes callbacks 1 then 2, S2 callback 3, and S3 is the
- * waiter with callback 4 and its own block (-DALL_CORE_SUBSCRIBERS: S3 is a plain subscriber).
+ * delivers: the inline slot, the taken blocks oldest first, then every batch take_more
+ * returns, until take_more makes the cell RESOLVED). Three subscribers: S1 subscribes callbacks
+ * 1 then 2, S2 callback 3 (petal_future_subscribe: reserve, commit, push), and S3 is the waiter
+ * with callback 4 and its own block (-DALL_CORE_SUBSCRIBERS: S3 subscribes like S1 and S2).
  *
  * CHECKED (assertions; pan also reports invalid end states):
  *   (1) exactly one resolver wins the claim                                claim, final check
@@ -42,14 +50,14 @@
  *       free of a caller's block, and no block still allocated at the end
  *   final: the word is exactly RESOLVED (COUNT 0, LIST NULL).
  *
- * FIXES for the specification's two findings (see the README), modelled by default:
- *   - the waiter runs Subscribe like everyone else and uses its own block only where Subscribe
- *     would push a new one (-DWAITER_ALWAYS_PUSHES: the waiter always pushes it, the leak);
+ * FIXES for the specification's two findings (see the README), as implemented:
+ *   - a waiter pushed over a partly filled head: `below` above (-DOLDER_BLOCKS_FULL: the
+ *     deliverer counts every older block as full, the specification as first written: a leak);
  *   - a block allocated for a failed push is freed however the call ends, not only when a
- *     retry finds RESOLVED (-DKEEP_SPARE_BLOCK: the specification as written, the leak).
+ *     retry finds RESOLVED (-DKEEP_SPARE_BLOCK: the specification as first written: a leak).
  *
  * VARIANTS (spin -D<NAME> -a petal_cell.pml), all expected to FAIL:
- *   WAITER_ALWAYS_PUSHES, KEEP_SPARE_BLOCK   the specification as written (above)
+ *   OLDER_BLOCKS_FULL, KEEP_SPARE_BLOCK   the specification as first written (above)
  *   BUGGY_PUBLISH    publish takes the waiters with one CAS (word -> CLAIMED, empty) and
  *                    stores the outcome with a separate plain store.
  *   BUGGY_COMMIT     a commit is a plain store of READY: it does not refuse SKIPPED.
@@ -58,6 +66,7 @@
  *   OLD_SLOT_RULE    the inline slot stays reservable while blocks are in the list (the
  *                    reservation then goes through the slot's own flag, EMPTY -> TAKEN).
  *   NO_COUNT_CAP     the deliverer settles COUNT slots of the head, not min(COUNT, capacity).
+ *   NO_BELOW_CAP     it settles `below` slots of an older block, not min(below, capacity).
  *   LATE_NEXT        the deliverer reads a block's next and owner after running its slots.
  *
  * GRANULARITY. Each load or CAS of the word, of a flag and of refs is its own atomic step,
@@ -70,12 +79,14 @@
  * at the CAS's moment would have seen. The subscribers' loops are literal (a load, then each
  * CAS, and a failed CAS reloads): their failures have effects (a block kept for later).
  * Purely local work is folded into the step next to it, and so are writes nobody else can read
- * yet: a new block's fields with its push CAS, a slot's payload with its commit CAS (the
- * deliverer reads a payload only after seeing READY), kind and payload with publish, the
- * reversal of a taken list (the deliverer owns those next fields) with the taking CAS, a
- * block's next, capacity and owner with the deliverer's first settle in it, a free nobody else
+ * yet: a new block's fields (next and below included) with its push CAS, a slot's payload
+ * with its commit CAS (the deliverer reads a payload only after seeing READY), kind and payload
+ * with publish, the reversal and annotation of a taken list (the deliverer owns those next,
+ * below and reserved fields) with the taking CAS, a block's next, reserved and owner with the
+ * deliverer's first settle in it, a free nobody else
  * can observe with the step before it, a subscriber's own callback run with the load that saw
- * RESOLVED, and all ghost bookkeeping. Dead registers are cleared and a freed block's fields
+ * RESOLVED, and all ghost bookkeeping. Dead registers and fields are cleared (a below once
+ * read, a reserved once read, a failed push's next and below) and a freed block's fields
  * zeroed, so stale values do not multiply the states. printf lines only narrate
  * counterexamples (spin -t); pan ignores them.
  */
@@ -105,8 +116,11 @@
 /* Subscribe's three cases. */
 #define inline_free(w)  (!has_outcome(w) && word_list(w) == NIL && word_count(w) == 0)
 #define reservable(w)   (word_list(w) != NIL && word_count(w) < FULL)
-/* Publish's batch holds the inline slot: LIST(w) != NULL, or COUNT(w) == 1 with LIST NULL. */
-#define inline_in_batch(w)  (word_list(w) != NIL || word_count(w) == 1)
+/* Whether a taken word has waiters (petal_word_has_waiters): then publish makes the cell
+   DELIVERING, and its batch starts with the inline slot (petal_word_includes_inline is the same
+   test). If a waiter was pushed first, nobody reserved the inline slot, and settling it only
+   marks it SKIPPED: nobody can reserve it once the outcome is published. */
+#define has_waiters(w)  (word_count(w) > 0)
 
 /* ---- slot flags --------------------------------------------------------------------------- */
 #define EMPTY    0
@@ -128,6 +142,10 @@ byte slot_cb = 0;             /* the inline slot's payload (0: empty) */
 
 byte bnext[NB + 1];           /* block.next (older block) */
 byte bcap[NB + 1];            /* block.capacity */
+byte bbelow[NB + 1];          /* block.below: COUNT of the word its push replaced (the slots
+                                 reserved in next), written by the pusher before its CAS */
+byte bres[NB + 1];            /* block.reserved: its reserved slots, written by the deliverer
+                                 when it puts a taken list in order (petal_blocks_in_order) */
 short brefs[NB + 1];          /* block.refs (signed) */
 byte bflag[(NB + 1) * FULL];  /* block.flag[i] */
 byte bpay[(NB + 1) * FULL];   /* block.payload[i]: a callback number */
@@ -162,7 +180,7 @@ byte before[NCB + 1];         /* done_mask when callback c's call began */
 #define ACCESS_SLOT(b, i)  ACCESS(b); assert((i) < bcap[b])
 
 #define CLEAR_BLOCK(b) \
-    bnext[b] = 0; bcap[b] = 0; brefs[b] = 0; bcore[b] = 0; \
+    bnext[b] = 0; bcap[b] = 0; bbelow[b] = 0; bres[b] = 0; brefs[b] = 0; bcore[b] = 0; \
     z = 0; \
     do \
     :: z < FULL -> bflag[SLOT(b, z)] = EMPTY; bpay[SLOT(b, z)] = 0; z++ \
@@ -252,16 +270,40 @@ inline claim(result, k) {
     od
 }
 
-/* ---- the reversal of a taken list: the deliverer owns the taken blocks' next fields ------- */
-#define LIST_REVERSE(node, ordered) \
+/* ---- petal_blocks_in_order: the reversal of a taken list, newest first, into oldest first,
+   annotating each block's reserved slots: the newest gets min(COUNT of the taken word,
+   capacity), each older one min(below of the block pushed over it, capacity). The deliverer
+   owns the taken blocks' next, below and reserved fields. A below, once read, is dead and
+   cleared (a block is pushed once). ---------------------------------------------------------- */
+#define MIN_CAP(cnt, b)  (cnt < bcap[b] -> cnt : bcap[b])
+#ifndef NO_COUNT_CAP
+#define HEAD_RESERVED(cnt, b)   MIN_CAP(cnt, b)
+#else
+#define HEAD_RESERVED(cnt, b)   (cnt)            /* the head's COUNT not capped */
+#endif
+#ifndef NO_BELOW_CAP
+#define OLDER_RESERVED(cnt, b)  MIN_CAP(cnt, b)
+#else
+#define OLDER_RESERVED(cnt, b)  (cnt)            /* an older block's below not capped */
+#endif
+#ifndef OLDER_BLOCKS_FULL
+#define BELOW(b)        (bbelow[b])
+#else
+#define BELOW(b)        (FULL)                   /* every older block counted as full */
+#endif
+#define LIST_REVERSE(node, cnt, ordered) \
     ordered = NIL; \
     do \
-    :: node != NIL -> ACCESS(node); nx = bnext[node]; bnext[node] = ordered; ordered = node; node = nx \
+    :: node != NIL -> \
+        ACCESS(node); nx = bnext[node]; \
+        bres[node] = (ordered == NIL -> HEAD_RESERVED(cnt, node) : OLDER_RESERVED(cnt, node)); \
+        cnt = BELOW(node); bbelow[node] = 0; \
+        bnext[node] = ordered; ordered = node; node = nx \
     :: else -> break \
     od; \
-    nx = 0
+    nx = 0; cnt = 0
 
-/* ---- publish: taken is the replaced word; batch the taken blocks oldest first, hd the head - */
+/* ---- publish: taken is the replaced word; batch the taken blocks oldest first -------------- */
 #ifndef BUGGY_PUBLISH
 inline publish(k) {
 #ifdef LITERAL_LOOPS
@@ -274,12 +316,12 @@ inline publish(k) {
 #endif
             if
             :: word == old ->
-                word = make_word(NIL, 0, (word_count(old) > 0 -> DELIVERING : RESOLVED));
+                word = make_word(NIL, 0, (has_waiters(old) -> DELIVERING : RESOLVED));
                 printf("R%d: publishes: word %d -> %d\n", k, old, word);
                 RESOLVED_CHECK(word);
                 taken = old; old = 0;
-                hd = word_list(taken); hcount = word_count(taken);
-                lst = hd; LIST_REVERSE(lst, batch);
+                lst = word_list(taken); cnt = word_count(taken);
+                LIST_REVERSE(lst, cnt, batch);
                 break
             :: else -> old = word
             fi
@@ -303,8 +345,8 @@ inline publish(k) {
                 word = make_word(NIL, 0, CLAIMED);
                 printf("R%d: takes the waiters: word %d -> %d\n", k, old, word);
                 taken = old; old = 0;
-                hd = word_list(taken); hcount = word_count(taken);
-                lst = hd; LIST_REVERSE(lst, batch);
+                lst = word_list(taken); cnt = word_count(taken);
+                LIST_REVERSE(lst, cnt, batch);
                 break
             :: else -> old = word
             fi
@@ -312,13 +354,13 @@ inline publish(k) {
     od;
     atomic {
         printf("R%d: stores the outcome over word %d\n", k, word);
-        word = make_word(NIL, 0, (word_count(taken) > 0 -> DELIVERING : RESOLVED));
+        word = make_word(NIL, 0, (has_waiters(taken) -> DELIVERING : RESOLVED));
         RESOLVED_CHECK(word)
     }
 }
 #endif
 
-/* ---- take_more: hd NIL once it has made the cell RESOLVED ----------------------------------- */
+/* ---- take_more: batch NIL once it has made the cell RESOLVED -------------------------------- */
 inline take_more(k) {
 #ifdef LITERAL_LOOPS
     old = word;                                          /* load */
@@ -333,8 +375,8 @@ inline take_more(k) {
                 word = make_word(NIL, 0, (word_list(old) != NIL -> DELIVERING : RESOLVED));
                 printf("R%d: take_more: word %d -> %d\n", k, old, word);
                 RESOLVED_CHECK(word);
-                hd = word_list(old); hcount = word_count(old); old = 0;
-                lst = hd; LIST_REVERSE(lst, batch);
+                lst = word_list(old); cnt = word_count(old); old = 0;
+                LIST_REVERSE(lst, cnt, batch);
                 break
             :: else -> old = word
             fi
@@ -391,11 +433,8 @@ inline deliver_blocks() {
 #ifndef LATE_NEXT
                     batch = bnext[b]; owned = IS_CORE(b);
 #endif
-#ifndef NO_COUNT_CAP
-                    n = (b == hd -> (hcount < bcap[b] -> hcount : bcap[b]) : bcap[b])
-#else
-                    n = (b == hd -> hcount : bcap[b])
-#endif
+                    n = bres[b]; bres[b] = 0;            /* petal_block_reserved (then dead) */
+                    assert(n > 0);                       /* every taken block has a reservation */
                     assert(n <= bcap[b]);                /* (6) no slot past the capacity */
                 :: else -> skip
                 fi;
@@ -423,7 +462,6 @@ inline deliver_blocks() {
             }
         od;
         i = 0; n = 0;
-        if :: b == hd -> hd = 0; hcount = 0 :: else -> skip fi;
         if
         :: strag == 0 -> skip
         :: else ->
@@ -445,7 +483,7 @@ inline deliver_blocks() {
 
 /* ---- a resolver: claim; the winner publishes and delivers ----------------------------------- */
 proctype Resolver(byte k) {
-    byte old, taken, hd, hcount, lst, batch, nx, b, i, n, strag, f, z;
+    byte old, taken, lst, cnt, batch, nx, b, i, n, strag, f, z;
     short r;
     bit won, owned;
 
@@ -454,17 +492,15 @@ proctype Resolver(byte k) {
     :: won ->
         publish(k);
         if
-        :: word_count(taken) > 0 ->                      /* DELIVERING: deliver */
-            if
-            :: inline_in_batch(taken) -> taken = 0; settle_inline()
-            :: else -> taken = 0
-            fi;
+        :: has_waiters(taken) ->                         /* DELIVERING: deliver */
+            taken = 0;
+            settle_inline();                             /* petal_word_includes_inline */
 #ifndef SKIP_TAKE_MORE
             do                                           /* publish's blocks, then each batch */
             :: deliver_blocks();
                take_more(k);
                if
-               :: hd == NIL -> break                     /* it made the cell RESOLVED */
+               :: batch == NIL -> break                  /* it made the cell RESOLVED */
                :: else -> skip
                fi
             od
@@ -491,15 +527,14 @@ proctype Resolver(byte k) {
 #define P_DONE       7
 #define P_TRY_FLAG   8        /* OLD_SLOT_RULE only */
 
-/* A block allocated for a push that never succeeded is freed when the call ends (the waiter's
-   own block is the caller's: never freed here). */
+/* A block allocated for a push that never succeeded is freed when the call ends. */
 #define FREE_SPARE(c) \
-    if :: sb != NIL && !own -> FREE(sb) :: else -> skip fi; \
+    if :: sb != NIL -> FREE(sb) :: else -> skip fi; \
     sb = 0
 #ifndef KEEP_SPARE_BLOCK
 #define FREE_SPARE_ON_SUCCESS(c) FREE_SPARE(c)
 #else
-#define FREE_SPARE_ON_SUCCESS(c) skip    /* the specification as written: leaked */
+#define FREE_SPARE_ON_SUCCESS(c) skip    /* the specification as first written: leaked */
 #endif
 
 #ifndef BUGGY_COMMIT
@@ -513,7 +548,7 @@ proctype Resolver(byte k) {
 #define DEAD_IF_SKIPPED(flagvar, payvar) \
     if :: flagvar == SKIPPED -> payvar = 0 :: else -> skip fi
 
-inline subscribe(c, own) {
+inline subscribe(c) {
     do
     :: atomic {                                          /* load-acquire */
             BEGIN_CALL(c);
@@ -629,25 +664,25 @@ inline subscribe(c, own) {
                 }
             :: else -> skip
             fi
-        :: path == P_PUSH ->                             /* new block; CAS(word, w, B | 1 | phase) */
+        :: path == P_PUSH ->                             /* petal_cell_push: CAS(word, w, B | 1 | phase) */
             atomic {
                 if
-                :: sb == NIL && !own -> NEW_BLOCK(sb, c)
-                :: sb == NIL && own -> sb = WAITER_BLOCK /* the waiter's own block */
+                :: sb == NIL -> NEW_BLOCK(sb, c)
                 :: else -> skip                          /* kept from a failed push */
                 fi;
                 ACCESS(sb);
-                bnext[sb] = word_list(w);
+                assert(bcap[sb] == FULL);                /* petal_cell_push's blocks are full-size */
+                bnext[sb] = word_list(w); bbelow[sb] = word_count(w);
                 if
                 :: word == w ->
-                    word = make_word(sb, (own -> FULL : 1), phase(w));
+                    word = make_word(sb, 1, phase(w));
                     printf("S: callback %d pushes block %d: word %d -> %d\n", c, sb, w, word);
                     registered = registered | cbit(c);
                     done_mask = done_mask | cbit(c);
                     sb = 0; path = P_DONE
                 :: else ->                               /* B kept for the retries */
                     printf("S: callback %d: push of block %d fails (word %d, not %d)\n", c, sb, word, w);
-                    bnext[sb] = 0; path = 0
+                    bnext[sb] = 0; bbelow[sb] = 0; path = 0
                 fi;
                 w = 0
             }
@@ -661,9 +696,10 @@ inline subscribe(c, own) {
     sb = 0                                               /* (a leak, if still allocated) */
 }
 
-/* ---- WAITER_ALWAYS_PUSHES: the waiter pushes its own block (capacity 1, flag[0] READY) with
-   COUNT = FULL whatever the head's COUNT, as petal_future_subscribe_node did in v1 ---------- */
-#ifdef WAITER_ALWAYS_PUSHES
+/* ---- petal_cell_push_waiter: the waiter pushes its own block (capacity 1, flag[0] READY) with
+   COUNT = FULL over whatever head there is, recording in it below = COUNT of the word it
+   replaces (the head may be partly filled), unless it sees RESOLVED (then it runs its callback
+   itself). Its next and below are written before the CAS into a block nobody else can see. */
 inline wait_subscribe(c) {
     do
     :: atomic {                                          /* load-acquire */
@@ -681,7 +717,7 @@ inline wait_subscribe(c) {
         }
         atomic {                                         /* CAS(word, w, W | FULL | phase) */
             ACCESS(c);
-            bnext[c] = word_list(w);
+            bnext[c] = word_list(w); bbelow[c] = word_count(w);
             if
             :: word == w ->
                 word = make_word(c, FULL, phase(w));
@@ -690,12 +726,13 @@ inline wait_subscribe(c) {
                 done_mask = done_mask | cbit(c);
                 w = 0;
                 break
-            :: else -> bnext[c] = 0; w = 0
+            :: else ->
+                printf("S: waiter %d: push fails (word %d, not %d)\n", c, word, w);
+                bnext[c] = 0; bbelow[c] = 0; w = 0
             fi
         }
     od
 }
-#endif
 
 /* A subscriber: callbacks first..last in sequence (each call returns before the next begins);
    own: the waiter, with its own block. One proctype for all three keeps pan.c small. */
@@ -705,14 +742,10 @@ proctype Subscriber(byte first; byte last; bit own) {
     c = first;
     do
     :: c <= last ->
-#ifdef WAITER_ALWAYS_PUSHES
         if
         :: own -> wait_subscribe(c)
-        :: else -> subscribe(c, own)
+        :: else -> subscribe(c)
         fi;
-#else
-        subscribe(c, own);
-#endif
         c++
     :: else -> break
     od
