@@ -1,252 +1,267 @@
 /*
- * petal_cell.pml - a Promela model of the lock-free cell in Sources/CPetal/include/petal.h
- * (petal_cell_*), driven the way Sources/CPetal/petal_future.c drives it.
+ * petal_cell.pml - a Promela model of the petal cell protocol v2 (waiter blocks), as specified
+ * in notes/blocks-protocol.md (with its AMENDED `below`) and implemented in
+ * Sources/CPetal/include/petal.h and petal_future.c: several callbacks per block, slots
+ * reserved by a COUNT in the word, per-slot commit flags, stragglers, and blocks freed by
+ * whoever brings refs to zero.
  *
- * THE WORD is modelled bit for bit: word = (newest node << 4) | tags, with the header's tag
- * values, so every predicate below is the header's own expression. Nodes are small integers
- * (node c belongs to callback c; 0 is NULL) linked by a next[] array. Every CAS is one atomic
- * compare-and-set; memory is sequentially consistent (the model checks the protocol's logic, not
- * its acquire/release annotations). The loops are those of the header: subscribe, reserve and
- * commit reload the word after a failed CAS; claim, publish and take_more retry with the value
- * their failed fetch-CAS returned.
+ * THE WORD is modelled bit for bit with the specification's layout: bits 0-1 the phase
+ * (PENDING 0, CLAIMED 1, RESOLVED 2, DELIVERING 3; HAS_OUTCOME = bit 1), bits 2-4 COUNT, bits 5..
+ * LIST (the newest block). Blocks are small integers (0 is NULL): "block address" is
+ * "block id << 5". Every predicate below is the specification's expression on that word.
+ * The cell also has `kind` and `payload` (plain stores before publish), and the inline slot's
+ * commit flag `slot_flag` (EMPTY 0, READY 1, SKIPPED 2; CAS only) and payload `slot_cb`.
  *
- * PROCESSES: two racing resolvers (petal_future_resolve: claim; the winner writes the payload,
- * publishes, and if the taken word had waiters runs petal_deliver: the slot if ready, the list
- * in order, then take_more until it makes the cell RESOLVED) and three subscribers calling
- * petal_future_subscribe (reserve the inline slot, fill it, commit; on a refused reserve or
- * commit, run the callback itself if the word seen is RESOLVED, else subscribe with a node,
- * which may in turn report ALREADY_RESOLVED). S1 subscribes callbacks 1 then 2, S2 callback 3,
- * S3 callback 4, through petal_future_subscribe_node (a node, never the slot; with
- * -DALL_SLOT_SUBSCRIBERS through petal_future_subscribe like the others).
+ * BLOCKS. Block b has next, capacity, below, reserved, refs (signed), flag[capacity] and
+ * payload[capacity] (payload[i] is a callback number). A core block has capacity FULL (2,
+ * standing for 7: the logic only ever asks COUNT < FULL; -DFULL=3 for three). Each subscribe
+ * call allocates at most one block, kept across its retries: without -DREUSE_BLOCKS callback
+ * c's call gets block c, so an address is never reused and every use after free is caught;
+ * with it, malloc returns the lowest block not live, so freed addresses come back (ABA).
+ * Every push (petal_cell_push, petal_cell_push_waiter) records in its block below = COUNT of
+ * the word it replaces: the slots reserved in the block below. The deliverer, putting a taken
+ * list in order (petal_blocks_in_order), sets each block's reserved: the newest
+ * min(taken COUNT, capacity), each older one min(below of the block pushed over it, capacity).
+ * The waiter (petal_future_wait, through petal_future_subscribe_node) owns block 4: capacity 1,
+ * flag[0] READY, payload 4. It pushes it with COUNT = FULL over whatever head there is, full or
+ * partly filled (petal_cell_push_waiter), or runs its callback itself if it sees RESOLVED. The
+ * block is the caller's memory, gone as soon as its callback has run (a waiter that timed out
+ * frees it in the callback).
+ * MEMORY: bstate[b] is UNUSED, LIVE or FREED. Every access to a block (next, capacity, a flag,
+ * a payload, refs) asserts that it is LIVE, and every slot index is checked against the
+ * capacity; a free asserts LIVE (no double free) and core ownership, and zeroes the block; at
+ * the end no block may still be LIVE (no leak: every core block was freed exactly once).
+ *
+ * PROCESSES: two racing resolvers (claim; the winner stores kind and payload, publishes, then
+ * delivers: the inline slot, the taken blocks oldest first, then every batch take_more
+ * returns, until take_more makes the cell RESOLVED). Three subscribers: S1 subscribes callbacks
+ * 1 then 2, S2 callback 3 (petal_future_subscribe: reserve, commit, push), and S3 is the waiter
+ * with callback 4 and its own block (-DALL_CORE_SUBSCRIBERS: S3 subscribes like S1 and S2).
  *
  * CHECKED (assertions; pan also reports invalid end states):
- *   (1) exactly one resolver wins the claim                     claim, final check
- *   (2) every callback runs exactly once                        each run, final check
- *   (3) no callback runs before the outcome is published        each run: HAS_OUTCOME, payload
+ *   (1) exactly one resolver wins the claim                                claim, final check
+ *   (2) every callback runs exactly once                                   each run, final check
+ *   (3) none runs before the outcome is published, and it reads the winner's payload and kind
  *   (4) order: a callback whose subscribe call returned before another's call began runs
- *       first; in particular S1's callback 2 never runs before its callback 1    each run
+ *       first (S1's callback 2 never before its callback 1)                each run
  *   (5) strict order: when the word turns RESOLVED, and when a subscriber that saw RESOLVED
- *       runs its own callback, every callback registered in the word has already run
- *   final: the word is RESOLVED, with the winner's kind and an empty list.
+ *       runs its own callback, every registered callback has already run
+ *   (6) memory: no access to a freed block or past a block's capacity, no double free, no
+ *       free of a caller's block, and no block still allocated at the end
+ *   final: the word is exactly RESOLVED (COUNT 0, LIST NULL).
  *
- * VARIANTS (spin -D<NAME> -a petal_cell.pml):
- *   BUGGY_PUBLISH  publish takes the list with one CAS and stores the outcome with a separate
- *                  store: a waiter pushed (or a slot committed) in between is lost.
- *   BUGGY_COMMIT   commit_slot does not refuse a word that carries an outcome: the slot is
- *                  committed after the publisher skipped it, and never runs.
- *   OLD_SLOT_RULE  the slot may be reserved while nodes are already in the list (petal.h before
- *                  this model found the bug): S3's petal_future_subscribe_node pushes a node (as
- *                  petal_future_wait does), and a later subscriber's slot still runs first.
- *   ALL_SLOT_SUBSCRIBERS  S3 uses petal_future_subscribe like the others (not a bug variant).
- *   SKIP_TAKE_MORE the deliverer calls take_more only after a non-empty list batch (the loop
- *                  FutureStorage.swift runWaiters had until commit 56517fc): a slot-only batch
- *                  leaves the cell DELIVERING, and later subscribers never run.
+ * FIXES for the specification's two findings (see the README), as implemented:
+ *   - a waiter pushed over a partly filled head: `below` above (-DOLDER_BLOCKS_FULL: the
+ *     deliverer counts every older block as full, the specification as first written: a leak);
+ *   - a block allocated for a failed push is freed however the call ends, not only when a
+ *     retry finds RESOLVED (-DKEEP_SPARE_BLOCK: the specification as first written: a leak).
  *
- * GRANULARITY. Each load of the word and each CAS is its own atomic step. Purely local work
- * (testing a loaded value, computing the new word, clearing dead registers) is folded into the
- * step of the access next to it; so are writes nobody can read at that point: node->next with
- * the CAS that makes the node reachable, the slot's contents with the commit's first load, the
- * payload with publish's first load, a subscriber's own callback run with the step that saw
- * RESOLVED, the reversal of a taken list (owned by the deliverer) with the step that took it,
- * and all ghost bookkeeping. Dead registers are cleared so that stale values do not multiply
- * the states. printf lines only narrate counterexamples (spin -t); pan ignores them.
+ * VARIANTS (spin -D<NAME> -a petal_cell.pml), all expected to FAIL:
+ *   OLDER_BLOCKS_FULL, KEEP_SPARE_BLOCK   the specification as first written (above)
+ *   BUGGY_PUBLISH    publish takes the waiters with one CAS (word -> CLAIMED, empty) and
+ *                    stores the outcome with a separate plain store.
+ *   BUGGY_COMMIT     a commit is a plain store of READY: it does not refuse SKIPPED.
+ *   EAGER_FREE       the deliverer frees a block at once even when it has stragglers.
+ *   SKIP_TAKE_MORE   the deliverer calls take_more only after a non-empty block batch.
+ *   OLD_SLOT_RULE    the inline slot stays reservable while blocks are in the list (the
+ *                    reservation then goes through the slot's own flag, EMPTY -> TAKEN).
+ *   NO_COUNT_CAP     the deliverer settles COUNT slots of the head, not min(COUNT, capacity).
+ *   NO_BELOW_CAP     it settles `below` slots of an older block, not min(below, capacity).
+ *   LATE_NEXT        the deliverer reads a block's next and owner after running its slots.
+ *
+ * GRANULARITY. Each load or CAS of the word, of a flag and of refs is its own atomic step,
+ * with two exact exceptions. (a) The resolver's fetch-CAS loops (claim, publish, take_more)
+ * are each one read-modify-write step: a failed fetch-CAS writes nothing and retries with the
+ * value it saw, so every run of such a loop is equivalent to one that loads and succeeds at the
+ * moment of its successful CAS (-DLITERAL_LOOPS keeps the separate load and the retries: same
+ * result, 5 times the states). (b) The deliverer settles a slot in one step: its load-acquire
+ * of the flag changes nothing, and a failed CAS(EMPTY, SKIPPED) means READY, which the load
+ * at the CAS's moment would have seen. The subscribers' loops are literal (a load, then each
+ * CAS, and a failed CAS reloads): their failures have effects (a block kept for later).
+ * Purely local work is folded into the step next to it, and so are writes nobody else can read
+ * yet: a new block's fields (next and below included) with its push CAS, a slot's payload
+ * with its commit CAS (the deliverer reads a payload only after seeing READY), kind and payload
+ * with publish, the reversal and annotation of a taken list (the deliverer owns those next,
+ * below and reserved fields) with the taking CAS, a block's next, reserved and owner with the
+ * deliverer's first settle in it, a free nobody else
+ * can observe with the step before it, a subscriber's own callback run with the load that saw
+ * RESOLVED, and all ghost bookkeeping. Dead registers and fields are cleared (a below once
+ * read, a reserved once read, a failed push's next and below) and a freed block's fields
+ * zeroed, so stale values do not multiply the states. printf lines only narrate
+ * counterexamples (spin -t); pan ignores them.
  */
 
-/* ---- the word's tags: petal.h's values --------------------------------------------------- */
+/* ---- the word: the specification's layout ----------------------------------------------- */
 #define PHASE_MASK   3
 #define PENDING      0
 #define CLAIMED      1
 #define RESOLVED     2
 #define DELIVERING   3
 #define HAS_OUTCOME  2
-#define SLOT_TAKEN   4
-#define SLOT_READY   8
-#define KIND_SHIFT   2
-#define KIND_MASK    3
-#define TAG_MASK     15
-#define PTR_SHIFT    4        /* a node pointer sits above the four tag bits */
+#define COUNT_SHIFT  2
+#define COUNT_MASK   7
+#define COUNT_ONE    4        /* 1 << COUNT_SHIFT */
+#define LIST_SHIFT   5        /* blocks are 32-byte aligned: the pointer sits above bit 4 */
 #define NIL          0
+#ifndef FULL
+#define FULL         2        /* stands for 7: the logic only asks COUNT < FULL */
+#endif
 
-#define SUBSCRIBED        1
-#define ALREADY_RESOLVED  0
-
-/* ---- the header's predicates, same expressions ------------------------------------------- */
+#define phase(w)        ((w) & PHASE_MASK)
 #define has_outcome(w)  (((w) & HAS_OUTCOME) != 0)
-#define is_resolved(w)  (((w) & PHASE_MASK) == RESOLVED)
-#ifdef OLD_SLOT_RULE
-#define slot_free(w)    (!has_outcome(w) && (((w) & (SLOT_TAKEN | SLOT_READY)) == 0))
-#else
-#define slot_free(w)    (!has_outcome(w) && (((w) & ~PHASE_MASK) == 0))   /* and no node yet */
-#endif
-#define slot_ready(w)   (!has_outcome(w) && (((w) & SLOT_READY) != 0))
-#define word_list(w)    ((w) >> PTR_SHIFT)
-#define has_waiters(w)  (slot_ready(w) || (word_list(w) != NIL))
+#define is_resolved(w)  (phase(w) == RESOLVED)
+#define word_count(w)   (((w) >> COUNT_SHIFT) & COUNT_MASK)
+#define word_list(w)    ((w) >> LIST_SHIFT)
+#define make_word(list, count, ph)  (((list) << LIST_SHIFT) | ((count) << COUNT_SHIFT) | (ph))
+/* Subscribe's three cases. */
+#define inline_free(w)  (!has_outcome(w) && word_list(w) == NIL && word_count(w) == 0)
+#define reservable(w)   (word_list(w) != NIL && word_count(w) < FULL)
+/* Whether a taken word has waiters (petal_word_has_waiters): then publish makes the cell
+   DELIVERING, and its batch starts with the inline slot (petal_word_includes_inline is the same
+   test). If a waiter was pushed first, nobody reserved the inline slot, and settling it only
+   marks it SKIPPED: nobody can reserve it once the outcome is published. */
+#define has_waiters(w)  (word_count(w) > 0)
 
-#ifdef BUGGY_COMMIT
-#define commit_refuses(w) false
-#else
-#define commit_refuses(w) has_outcome(w)
-#endif
+/* ---- slot flags --------------------------------------------------------------------------- */
+#define EMPTY    0
+#define READY    1
+#define SKIPPED  2
+#define TAKEN    3            /* OLD_SLOT_RULE only */
 
-/* ---- shared state ------------------------------------------------------------------------ */
-#define NCB 4                 /* callbacks 1..4; callback c uses node c when it needs a node */
+/* ---- shared state ------------------------------------------------------------------------- */
+#define NCB 4                 /* callbacks 1..4 */
+#define NB  4                 /* blocks 1..4 (block c is callback c's without REUSE_BLOCKS) */
 #define cbit(c) (1 << (c))
+#define SLOT(b, i) ((b) * FULL + (i))
 
-byte word = 0;                /* petal_cell.word: PENDING, no waiters */
-byte next[NCB + 1];           /* petal_node.next of nodes 1..NCB */
-byte slot_cb = 0;             /* petal_future.slot_callback (0: never filled) */
-byte payload = 0;             /* petal_future.payload, written by the claimer before publish */
+byte word = 0;                /* PENDING, COUNT 0, LIST NULL */
+byte kind = 0;                /* written by the claimer before publish */
+byte payload = 0;             /* the outcome, likewise */
+byte slot_flag = EMPTY;       /* the inline slot's commit flag */
+byte slot_cb = 0;             /* the inline slot's payload (0: empty) */
 
-/* ---- ghost state for the properties ------------------------------------------------------- */
-byte winners = 0;             /* resolvers whose claim returned 1 */
+byte bnext[NB + 1];           /* block.next (older block) */
+byte bcap[NB + 1];            /* block.capacity */
+byte bbelow[NB + 1];          /* block.below: COUNT of the word its push replaced (the slots
+                                 reserved in next), written by the pusher before its CAS */
+byte bres[NB + 1];            /* block.reserved: its reserved slots, written by the deliverer
+                                 when it puts a taken list in order (petal_blocks_in_order) */
+short brefs[NB + 1];          /* block.refs (signed) */
+byte bflag[(NB + 1) * FULL];  /* block.flag[i] */
+byte bpay[(NB + 1) * FULL];   /* block.payload[i]: a callback number */
+
+/* ---- ghost state ---------------------------------------------------------------------------- */
+#define UNUSED 0
+#define LIVE   1
+#define FREED  2
+byte bstate[NB + 1];          /* per block: UNUSED, LIVE or FREED */
+bit bcore[NB + 1];            /* the block is the core's (malloc'ed), not a caller's */
+#ifdef ALL_CORE_SUBSCRIBERS
+#define WAITER_BLOCK 0
+#else
+#define WAITER_BLOCK 4        /* S3's caller-owned block, and its callback */
+#endif
+#define IS_CORE(b) (bcore[b])
+
+byte winners = 0;             /* resolvers whose claim succeeded */
 byte winner_kind = 0;         /* the kind the winner publishes */
 byte ran[NCB + 1];            /* how many times each callback ran */
-byte ran_mask = 0;            /* callbacks that ran */
-byte registered = 0;          /* callbacks whose push or slot commit succeeded */
+byte ran_mask = 0;
+byte registered = 0;          /* callbacks whose commit or push succeeded */
 byte done_mask = 0;           /* callbacks whose subscribe call has made its last shared step */
-byte before[NCB + 1];         /* done_mask when callback c's subscribe call began */
-
+byte before[NCB + 1];         /* done_mask when callback c's call began */
 #define NOT_BEGUN 255
 
-/* Ghost: a subscribe call begins with its first load; before[c] records which subscribe calls
-   had returned by then (only the first load of the call sets it). */
 #define BEGIN_CALL(c) \
     if :: before[c] == NOT_BEGUN -> before[c] = done_mask :: else -> skip fi
 
-/* A callback body. It reads the outcome, so the outcome must be published (3); it runs at most
-   once (2); every callback whose subscribe call returned before this one's began has run (4).
-   A subscriber that saw RESOLVED and runs its own callback also checks (5). */
+/* (6) every access to a block, and to one of its slots */
+#define ACCESS(b)          assert((b) != NIL && bstate[b] == LIVE)
+#define ACCESS_SLOT(b, i)  ACCESS(b); assert((i) < bcap[b])
+
+#define CLEAR_BLOCK(b) \
+    bnext[b] = 0; bcap[b] = 0; bbelow[b] = 0; bres[b] = 0; brefs[b] = 0; bcore[b] = 0; \
+    z = 0; \
+    do \
+    :: z < FULL -> bflag[SLOT(b, z)] = EMPTY; bpay[SLOT(b, z)] = 0; z++ \
+    :: else -> z = 0; break \
+    od
+
+/* free(block) by the core: it must be live (no double free) and the core's. */
+#define FREE(b) \
+    printf("free block %d\n", b); \
+    assert(bstate[b] == LIVE); \
+    assert(IS_CORE(b)); \
+    bstate[b] = FREED; \
+    CLEAR_BLOCK(b)
+
+/* The waiter's block is the caller's: it may be gone once its callback has run. */
+#define GONE(b) \
+    printf("block %d is gone with its waiter\n", b); \
+    bstate[b] = FREED; \
+    CLEAR_BLOCK(b)
+
+/* malloc for callback c's call. Without REUSE_BLOCKS, block c: an address is never reused.
+   With it, the lowest block not live, whoever had it before (ABA). */
+#ifndef REUSE_BLOCKS
+#define ALLOC(b, c) \
+    b = c; \
+    assert(bstate[b] == UNUSED)
+#else
+#define ALLOC(b, c) \
+    b = 1; \
+    do \
+    :: b < NB && bstate[b] == LIVE -> b++ \
+    :: else -> break \
+    od; \
+    assert(bstate[b] != LIVE)
+#endif
+#define NEW_BLOCK(b, c) \
+    ALLOC(b, c); \
+    bstate[b] = LIVE; bcore[b] = 1; bcap[b] = FULL; \
+    bpay[SLOT(b, 0)] = c; bflag[SLOT(b, 0)] = READY; \
+    printf("S: callback %d allocates block %d\n", c, b)
+
+/* A callback body: (3) published, with the winner's outcome; (2) never twice; (4) order; and
+   for a subscriber running its own callback, (5) strict order. The waiter's callback wakes it,
+   and its block may be gone at once (a waiter that timed out frees it in the callback). */
 #define RUN_CALLBACK(c, own) \
     printf("run callback %d (own run: %d)\n", c, own); \
-    assert(has_outcome(word));                         /* (3) published */ \
-    assert(payload != 0 && payload == winner_kind);    /* (3) the outcome it reads */ \
-    assert(ran[c] == 0);                               /* (2) never twice */ \
-    assert((ran_mask & before[c]) == before[c]);       /* (4) order, FIFO */ \
-    assert(!(own) || ((registered & ~ran_mask) == 0)); /* (5) strict order */ \
+    assert(c != 0); \
+    assert(has_outcome(word)); \
+    assert(winner_kind != 0 && kind == winner_kind && payload == winner_kind); \
+    assert(ran[c] == 0); \
+    assert((ran_mask & before[c]) == before[c]); \
+    assert(!(own) || ((registered & ~ran_mask) == 0)); \
     ran[c]++; \
-    ran_mask = ran_mask | cbit(c)
+    ran_mask = ran_mask | cbit(c); \
+    if :: (c) == WAITER_BLOCK -> GONE(WAITER_BLOCK) :: else -> skip fi
 
-/* petal_future_subscribe after a refused reserve or commit: a RESOLVED word seen means the
-   caller runs its callback itself and returns. */
-#define OWN_IF_RESOLVED(c, w) \
-    if \
-    :: is_resolved(w) -> RUN_CALLBACK(c, 1); done_mask = done_mask | cbit(c) \
-    :: else -> skip \
-    fi
-
-/* Entering RESOLVED: every waiter ever registered has run (5). */
+/* Entering RESOLVED: every registered callback has run (5). */
 #define RESOLVED_CHECK(w) \
     if :: is_resolved(w) -> assert((registered & ~ran_mask) == 0) :: else -> skip fi
 
-/* ---- petal_cell_subscribe with node c ------------------------------------------------------
-   result: SUBSCRIBED, or ALREADY_RESOLVED after the caller (petal_future_subscribe_node) ran
-   its callback itself. */
-inline cell_subscribe(c, result) {
+/* ---- claim ---------------------------------------------------------------------------------- */
+inline claim(result, k) {
+#ifdef LITERAL_LOOPS
+    old = word;                                          /* load */
+#endif
     do
     :: atomic {
-            BEGIN_CALL(c);
-            old = word;                                  /* load-acquire (first, or reload) */
+#ifndef LITERAL_LOOPS
+            old = word;                                  /* one read-modify-write */
+#endif
             if
-            :: is_resolved(old) ->
-                printf("S: callback %d sees RESOLVED (word %d), runs it\n", c, old);
-                result = ALREADY_RESOLVED; old = 0;
-                RUN_CALLBACK(c, 1);
-                done_mask = done_mask | cbit(c);         /* the call returns */
-                break
-            :: else -> skip
-            fi
-        }
-        atomic {
-            next[c] = word_list(old);                    /* node->next = list(old) */
-            if                                           /* CAS release */
-            :: word == old ->
-                word = (c << PTR_SHIFT) | (old & TAG_MASK);
-                printf("S: push node %d: word %d -> %d\n", c, old, word);
-                registered = registered | cbit(c);
-                done_mask = done_mask | cbit(c);         /* the call returns */
-                result = SUBSCRIBED; old = 0;
-                break
-            :: else -> old = 0                           /* failed: reload */
-            fi
-        }
-    od
-}
-
-/* ---- petal_cell_reserve_slot (first step of petal_future_subscribe for callback c) --------
-   result 1: reserved. result 0: refused, observed is the word seen; if it is RESOLVED the
-   caller has run its callback itself. */
-inline reserve_slot(c, result, observed) {
-    do
-    :: atomic {
-            BEGIN_CALL(c);
-            old = word;                                  /* load (first, or reload) */
-            if
-            :: !slot_free(old) ->
-                observed = old; result = 0; old = 0;
-                OWN_IF_RESOLVED(c, observed);
-                break
-            :: else -> skip
-            fi
-        }
-        atomic {
-            if                                           /* CAS, no ordering */
-            :: word == old ->
-                word = old | SLOT_TAKEN;
-                printf("S: callback %d reserves the slot: word %d -> %d\n", c, old, word);
-                result = 1; old = 0;
-                break
-            :: else -> old = 0                           /* failed: reload */
-            fi
-        }
-    od
-}
-
-/* ---- petal_cell_commit_slot (the slot is filled with callback c first) -------------------- */
-inline commit_slot(c, result, observed) {
-    do
-    :: atomic {
-            slot_cb = c;                                 /* fill the slot (before the commit) */
-            old = word;                                  /* load (first, or reload) */
-            if
-            :: commit_refuses(old) ->
-                printf("S: callback %d commit refused (word %d)\n", c, old);
-                observed = old; result = 0; old = 0;
-                OWN_IF_RESOLVED(c, observed);
-                break
-            :: else -> skip
-            fi
-        }
-        atomic {
-            if                                           /* CAS release */
-            :: word == old ->
-                word = old | SLOT_READY;
-                printf("S: callback %d commits the slot: word %d -> %d\n", c, old, word);
-                registered = registered | cbit(c);
-                done_mask = done_mask | cbit(c);         /* the call returns */
-                result = 1; old = 0;
-                break
-            :: else -> old = 0                           /* failed: reload */
-            fi
-        }
-    od
-}
-
-/* ---- petal_cell_claim --------------------------------------------------------------------- */
-inline claim(result, kind) {
-    old = word;                                          /* AO_load */
-    do
-    :: atomic {
-            if
-            :: (old & PHASE_MASK) != PENDING -> result = 0; old = 0; break
+            :: phase(old) != PENDING -> result = 0; old = 0; break
             :: else -> skip
             fi;
             if                                           /* fetch-CAS */
             :: word == old ->
                 word = old | CLAIMED;
-                printf("R%d: claims: word %d -> %d\n", kind, old, word);
+                printf("R%d: claims: word %d -> %d\n", k, old, word);
                 winners++;
-                assert(winners == 1);                    /* (1) exactly one winner */
-                winner_kind = kind;
+                assert(winners == 1);                    /* (1) */
+                winner_kind = k;
                 result = 1; old = 0;
                 break
             :: else -> old = word                        /* the value the CAS saw */
@@ -255,18 +270,58 @@ inline claim(result, kind) {
     od
 }
 
-/* ---- petal_cell_publish (taken: the word it replaced) -------------------------------------- */
+/* ---- petal_blocks_in_order: the reversal of a taken list, newest first, into oldest first,
+   annotating each block's reserved slots: the newest gets min(COUNT of the taken word,
+   capacity), each older one min(below of the block pushed over it, capacity). The deliverer
+   owns the taken blocks' next, below and reserved fields. A below, once read, is dead and
+   cleared (a block is pushed once). ---------------------------------------------------------- */
+#define MIN_CAP(cnt, b)  (cnt < bcap[b] -> cnt : bcap[b])
+#ifndef NO_COUNT_CAP
+#define HEAD_RESERVED(cnt, b)   MIN_CAP(cnt, b)
+#else
+#define HEAD_RESERVED(cnt, b)   (cnt)            /* the head's COUNT not capped */
+#endif
+#ifndef NO_BELOW_CAP
+#define OLDER_RESERVED(cnt, b)  MIN_CAP(cnt, b)
+#else
+#define OLDER_RESERVED(cnt, b)  (cnt)            /* an older block's below not capped */
+#endif
+#ifndef OLDER_BLOCKS_FULL
+#define BELOW(b)        (bbelow[b])
+#else
+#define BELOW(b)        (FULL)                   /* every older block counted as full */
+#endif
+#define LIST_REVERSE(node, cnt, ordered) \
+    ordered = NIL; \
+    do \
+    :: node != NIL -> \
+        ACCESS(node); nx = bnext[node]; \
+        bres[node] = (ordered == NIL -> HEAD_RESERVED(cnt, node) : OLDER_RESERVED(cnt, node)); \
+        cnt = BELOW(node); bbelow[node] = 0; \
+        bnext[node] = ordered; ordered = node; node = nx \
+    :: else -> break \
+    od; \
+    nx = 0; cnt = 0
+
+/* ---- publish: taken is the replaced word; batch the taken blocks oldest first -------------- */
 #ifndef BUGGY_PUBLISH
-inline publish(kind, taken) {
-    atomic { payload = kind; old = word }                /* the outcome; AO_load */
+inline publish(k) {
+#ifdef LITERAL_LOOPS
+    atomic { kind = k; payload = k; old = word }         /* the outcome; load */
+#endif
     do
     :: atomic {                                          /* fetch-CAS full */
+#ifndef LITERAL_LOOPS
+            kind = k; payload = k; old = word;           /* one read-modify-write */
+#endif
             if
             :: word == old ->
-                word = (kind << KIND_SHIFT) | (has_waiters(old) -> DELIVERING : RESOLVED);
-                printf("R%d: publishes: word %d -> %d\n", kind, old, word);
+                word = make_word(NIL, 0, (has_waiters(old) -> DELIVERING : RESOLVED));
+                printf("R%d: publishes: word %d -> %d\n", k, old, word);
                 RESOLVED_CHECK(word);
                 taken = old; old = 0;
+                lst = word_list(taken); cnt = word_count(taken);
+                LIST_REVERSE(lst, cnt, batch);
                 break
             :: else -> old = word
             fi
@@ -274,52 +329,54 @@ inline publish(kind, taken) {
     od
 }
 #else
-/* BUGGY: the waiters (list and slot bits) are taken by one CAS, which leaves the word CLAIMED;
-   the outcome is set by a later, separate store. */
-inline publish(kind, taken) {
-    atomic { payload = kind; old = word }
+/* BUGGY: one CAS takes the waiters and leaves the word CLAIMED and empty; a separate plain
+   store then publishes the outcome. */
+inline publish(k) {
+#ifdef LITERAL_LOOPS
+    atomic { kind = k; payload = k; old = word }
+#endif
     do
     :: atomic {
+#ifndef LITERAL_LOOPS
+            kind = k; payload = k; old = word;
+#endif
             if
             :: word == old ->
-                word = CLAIMED;
-                printf("R%d: takes the waiters: word %d -> %d\n", kind, old, word);
+                word = make_word(NIL, 0, CLAIMED);
+                printf("R%d: takes the waiters: word %d -> %d\n", k, old, word);
                 taken = old; old = 0;
+                lst = word_list(taken); cnt = word_count(taken);
+                LIST_REVERSE(lst, cnt, batch);
                 break
             :: else -> old = word
             fi
         }
     od;
-    atomic {                                             /* the separate store */
-        printf("R%d: stores the outcome over word %d\n", kind, word);
-        word = (kind << KIND_SHIFT) | (has_waiters(taken) -> DELIVERING : RESOLVED);
+    atomic {
+        printf("R%d: stores the outcome over word %d\n", k, word);
+        word = make_word(NIL, 0, (has_waiters(taken) -> DELIVERING : RESOLVED));
         RESOLVED_CHECK(word)
     }
 }
 #endif
 
-/* ---- petal_list_reverse: the deliverer owns taken nodes (runs inside the taking step) ------ */
-#define LIST_REVERSE(node, ordered) \
-    ordered = NIL; \
-    do \
-    :: node != NIL -> nx = next[node]; next[node] = ordered; ordered = node; node = nx \
-    :: else -> break \
-    od; \
-    nx = 0
-
-/* ---- petal_cell_take_more: batch is the late nodes in order, or NIL after RESOLVED --------- */
-inline take_more(batch, kind) {
-    old = word;                                          /* AO_load */
+/* ---- take_more: batch NIL once it has made the cell RESOLVED -------------------------------- */
+inline take_more(k) {
+#ifdef LITERAL_LOOPS
+    old = word;                                          /* load */
+#endif
     do
-    :: atomic {                                          /* fetch-CAS full */
+    :: atomic {
+#ifndef LITERAL_LOOPS
+            old = word;                                  /* one read-modify-write */
+#endif                                          /* fetch-CAS full */
             if
             :: word == old ->
-                word = (old & (KIND_MASK << KIND_SHIFT)) |
-                       (word_list(old) != NIL -> DELIVERING : RESOLVED);
-                printf("R%d: take_more: word %d -> %d\n", kind, old, word);
+                word = make_word(NIL, 0, (word_list(old) != NIL -> DELIVERING : RESOLVED));
+                printf("R%d: take_more: word %d -> %d\n", k, old, word);
                 RESOLVED_CHECK(word);
-                lst = word_list(old); old = 0;
-                LIST_REVERSE(lst, batch);
+                lst = word_list(old); cnt = word_count(old); old = 0;
+                LIST_REVERSE(lst, cnt, batch);
                 break
             :: else -> old = word
             fi
@@ -327,53 +384,129 @@ inline take_more(batch, kind) {
     od
 }
 
-/* ---- petal_run_list: next is read before the callback runs; the node is then freed -------- */
-inline run_list(node) {
+/* ---- settling the inline slot (publish's batch only) ---------------------------------------- */
+inline settle_inline() {
+#ifndef OLD_SLOT_RULE
+    atomic {                                             /* load-acquire; CAS(EMPTY, SKIPPED) */
+        if
+        :: slot_flag == READY -> RUN_CALLBACK(slot_cb, 0)
+        :: else ->
+            assert(slot_flag == EMPTY);
+            slot_flag = SKIPPED; printf("D: inline slot skipped\n")
+        fi
+    }
+#else
+    /* The flag may also be TAKEN: CAS(seen, SKIPPED), reloading on failure. */
     do
     :: atomic {
             if
-            :: node != NIL ->
-                nx = next[node]; next[node] = 0;
-                RUN_CALLBACK(node, 0);
-                node = nx; nx = 0
-            :: else -> break
+            :: slot_flag == READY -> RUN_CALLBACK(slot_cb, 0); break
+            :: else -> f = slot_flag
+            fi
+        }
+        atomic {
+            if
+            :: slot_flag == f -> slot_flag = SKIPPED; printf("D: inline slot skipped\n"); f = 0; break
+            :: else -> f = 0
             fi
         }
     od
+#endif
 }
 
-/* ---- petal_future_resolve + petal_deliver ------------------------------------------------- */
-proctype Resolver(byte kind) {
-    byte old, taken, lst, batch, nx;
-    bit won;
+#define RUN_SLOT(b, i)  RUN_CALLBACK(bpay[SLOT(b, i)], 0)
 
-    claim(won, kind);
-    if
-    :: won ->
-        publish(kind, taken);
-        if
-        :: has_waiters(taken) ->                         /* petal_deliver */
-            atomic {
+/* ---- deliver the blocks of a batch, oldest first ---------------------------------------------
+   A slot is settled in one step: the load-acquire of flag[i] and, if it was not READY, the
+   CAS(EMPTY, SKIPPED), whose failure means READY and a run. The load changes nothing, so the
+   two-step settle is equivalent to this one at the time of its CAS. */
+inline deliver_blocks() {
+    do
+    :: batch == NIL -> break
+    :: else ->
+        b = batch; i = 0;
+        do
+        :: atomic {
                 if
-                :: slot_ready(taken) -> assert(slot_cb != 0); RUN_CALLBACK(slot_cb, 0)
+                :: i == 0 ->                             /* the block's header, read first */
+                    ACCESS(b);
+#ifndef LATE_NEXT
+                    batch = bnext[b]; owned = IS_CORE(b);
+#endif
+                    n = bres[b]; bres[b] = 0;            /* petal_block_reserved (then dead) */
+                    assert(n > 0);                       /* every taken block has a reservation */
+                    assert(n <= bcap[b]);                /* (6) no slot past the capacity */
                 :: else -> skip
                 fi;
-                lst = word_list(taken); taken = 0;
-                LIST_REVERSE(lst, batch)                 /* petal_list_in_order */
+                ACCESS_SLOT(b, i);                       /* settle flag[i] */
+                if
+                :: bflag[SLOT(b, i)] == READY -> RUN_SLOT(b, i)
+                :: else ->
+                    assert(bflag[SLOT(b, i)] == EMPTY);
+                    bflag[SLOT(b, i)] = SKIPPED; strag++;
+                    printf("D: block %d slot %d skipped (a straggler)\n", b, i)
+                fi;
+                i++;
+                if
+                :: i >= n ->                             /* the block's last slot */
+#ifdef LATE_NEXT
+                    ACCESS(b); batch = bnext[b]; owned = IS_CORE(b);
+#endif
+                    if
+                    :: strag == 0 && owned -> FREE(b)    /* no stragglers: free it now */
+                    :: else -> skip
+                    fi;
+                    break
+                :: else -> skip
+                fi
             }
+        od;
+        i = 0; n = 0;
+        if
+        :: strag == 0 -> skip
+        :: else ->
+#ifndef EAGER_FREE
+            atomic {                                     /* fetch_add(refs, stragglers) */
+                ACCESS(b);
+                r = brefs[b]; brefs[b] = r + strag;
+                printf("D: block %d refs %d -> %d\n", b, r, brefs[b]);
+                if :: r + strag == 0 -> FREE(b) :: else -> skip fi;
+                r = 0
+            }
+#else
+            atomic { FREE(b) }
+#endif
+        fi;
+        strag = 0; owned = 0; b = 0
+    od
+}
+
+/* ---- a resolver: claim; the winner publishes and delivers ----------------------------------- */
+proctype Resolver(byte k) {
+    byte old, taken, lst, cnt, batch, nx, b, i, n, strag, f, z;
+    short r;
+    bit won, owned;
+
+    claim(won, k);
+    if
+    :: won ->
+        publish(k);
+        if
+        :: has_waiters(taken) ->                         /* DELIVERING: deliver */
+            taken = 0;
+            settle_inline();                             /* petal_word_includes_inline */
 #ifndef SKIP_TAKE_MORE
-            run_list(batch);
-            do
-            :: take_more(batch, kind);
+            do                                           /* publish's blocks, then each batch */
+            :: deliver_blocks();
+               take_more(k);
                if
-               :: batch == NIL -> break
-               :: else -> run_list(batch)
+               :: batch == NIL -> break                  /* it made the cell RESOLVED */
+               :: else -> skip
                fi
             od
 #else
-            /* old runWaiters: while let first = batch { run(first); batch = take_more() } */
-            do
-            :: batch != NIL -> run_list(batch); take_more(batch, kind)
+            do                                           /* take_more after a block batch only */
+            :: batch != NIL -> deliver_blocks(); take_more(k)
             :: else -> break
             od
 #endif
@@ -384,47 +517,238 @@ proctype Resolver(byte kind) {
     won = 0
 }
 
-/* ---- petal_future_subscribe (callback c) --------------------------------------------------- */
-inline future_subscribe(c) {
-    reserve_slot(c, r, seen);
-    if
-    :: r -> commit_slot(c, r, seen)                      /* fill and commit */
-    :: else -> skip
-    fi;
-    if
-    :: r -> r = 0                                        /* committed: the publisher runs it */
-    :: else ->
-        if
-        :: is_resolved(seen) -> seen = 0                 /* it ran it itself (OWN_IF_RESOLVED) */
-        :: else -> seen = 0; cell_subscribe(c, r); r = 0 /* petal_future_subscribe_node */
-        fi
-    fi
-}
+/* ---- Subscribe (callback c; block c if it needs one) ---------------------------------------- */
+#define P_INLINE     1
+#define P_RESERVE    2
+#define P_PUSH       3
+#define P_OWN_INLINE 4
+#define P_OWN_SLOT   5
+#define P_STRAGGLER  6
+#define P_DONE       7
+#define P_TRY_FLAG   8        /* OLD_SLOT_RULE only */
 
-/* petal_future_subscribe_node called directly (never the slot), as petal_future_wait does. */
-inline future_subscribe_node(c) {
-    cell_subscribe(c, r);
-    r = 0
-}
-
-proctype S1() {           /* two callbacks in sequence: 1 must run before 2 */
-    byte old, seen; bit r;
-    future_subscribe(1);
-    future_subscribe(2)
-}
-
-proctype S2() {
-    byte old, seen; bit r;
-    future_subscribe(3)
-}
-
-proctype S3() {
-    byte old, seen; bit r;
-#ifdef ALL_SLOT_SUBSCRIBERS
-    future_subscribe(4)
+/* A block allocated for a push that never succeeded is freed when the call ends. */
+#define FREE_SPARE(c) \
+    if :: sb != NIL -> FREE(sb) :: else -> skip fi; \
+    sb = 0
+#ifndef KEEP_SPARE_BLOCK
+#define FREE_SPARE_ON_SUCCESS(c) FREE_SPARE(c)
 #else
-    future_subscribe_node(4)
+#define FREE_SPARE_ON_SUCCESS(c) skip    /* the specification as first written: leaked */
 #endif
+
+#ifndef BUGGY_COMMIT
+#define COMMIT_OK(flagvar, mine)  (flagvar == mine)
+#else
+#define COMMIT_OK(flagvar, mine)  true   /* a plain store */
+#endif
+
+/* Taking a payload back only reads it. A SKIPPED slot is never read again, so its payload is
+   cleared (dead data); in a seeded-bug variant the flag may be READY, and the payload stays. */
+#define DEAD_IF_SKIPPED(flagvar, payvar) \
+    if :: flagvar == SKIPPED -> payvar = 0 :: else -> skip fi
+
+inline subscribe(c) {
+    do
+    :: atomic {                                          /* load-acquire */
+            BEGIN_CALL(c);
+            w = word;
+            if
+            :: is_resolved(w) ->
+                printf("S: callback %d sees RESOLVED (word %d), runs it\n", c, w);
+                FREE_SPARE(c);
+                RUN_CALLBACK(c, 1);
+                done_mask = done_mask | cbit(c);
+                w = 0;
+                break
+            :: inline_free(w) -> path = P_INLINE
+#ifdef OLD_SLOT_RULE
+            :: !has_outcome(w) && word_list(w) != NIL -> path = P_TRY_FLAG
+#endif
+            :: else ->
+                if
+                :: reservable(w) -> path = P_RESERVE
+                :: else -> path = P_PUSH
+                fi
+            fi
+        }
+#ifdef OLD_SLOT_RULE
+        if
+        :: path == P_TRY_FLAG ->                         /* CAS(slot_flag, EMPTY, TAKEN) */
+            atomic {
+                if
+                :: slot_flag == EMPTY ->
+                    slot_flag = TAKEN; mine = TAKEN; path = P_OWN_INLINE;
+                    printf("S: callback %d takes the inline slot behind blocks (word %d)\n", c, w);
+                    w = 0
+                :: else -> path = (reservable(w) -> P_RESERVE : P_PUSH)
+                fi
+            }
+        :: else -> skip
+        fi;
+#endif
+        if
+        :: path == P_INLINE ->                           /* CAS(word, w, COUNT 1) */
+            atomic {
+                if
+                :: word == w ->
+                    word = w + COUNT_ONE; path = P_OWN_INLINE;
+                    printf("S: callback %d reserves the inline slot: word %d -> %d\n", c, w, word)
+                :: else ->
+                    printf("S: callback %d: inline reservation fails (word %d, not %d)\n", c, word, w);
+                    path = 0
+                fi;
+                w = 0
+            }
+        :: else -> skip
+        fi;
+        if
+        :: path == P_OWN_INLINE ->                       /* fill; CAS(slot_flag, EMPTY, READY) */
+            atomic {
+                slot_cb = c;
+                if
+                :: COMMIT_OK(slot_flag, mine) ->
+                    slot_flag = READY;
+                    printf("S: callback %d commits the inline slot\n", c);
+                    registered = registered | cbit(c);
+                    done_mask = done_mask | cbit(c);
+                    FREE_SPARE_ON_SUCCESS(c);
+                    path = P_DONE
+                :: else ->                               /* SKIPPED: take the payload back */
+                    printf("S: callback %d: inline commit refused (flag %d)\n", c, slot_flag);
+                    DEAD_IF_SKIPPED(slot_flag, slot_cb); path = 0
+                fi;
+                mine = EMPTY
+            }
+        :: path == P_RESERVE ->                          /* CAS(word, w, COUNT + 1) */
+            atomic {
+                if
+                :: word == w ->
+                    word = w + COUNT_ONE;
+                    b = word_list(w); i = word_count(w); path = P_OWN_SLOT;
+                    printf("S: callback %d reserves block %d slot %d: word %d -> %d\n", c, b, i, w, word)
+                :: else ->
+                    printf("S: callback %d: reservation fails (word %d, not %d)\n", c, word, w);
+                    path = 0
+                fi;
+                w = 0
+            }
+            if
+            :: path == P_OWN_SLOT ->                     /* fill; CAS(flag[i], EMPTY, READY) */
+                atomic {
+                    ACCESS_SLOT(b, i);
+                    bpay[SLOT(b, i)] = c;
+                    if
+                    :: COMMIT_OK(bflag[SLOT(b, i)], EMPTY) ->
+                        bflag[SLOT(b, i)] = READY;
+                        printf("S: callback %d commits block %d slot %d\n", c, b, i);
+                        registered = registered | cbit(c);
+                        done_mask = done_mask | cbit(c);
+                        FREE_SPARE_ON_SUCCESS(c);
+                        b = 0; i = 0; path = P_DONE
+                    :: else ->                           /* SKIPPED: take payload[i] back */
+                        printf("S: callback %d: commit of block %d slot %d refused (flag %d)\n", c, b, i, bflag[SLOT(b, i)]);
+                        DEAD_IF_SKIPPED(bflag[SLOT(b, i)], bpay[SLOT(b, i)]); path = P_STRAGGLER
+                    fi
+                }
+            :: else -> skip
+            fi;
+            if
+            :: path == P_STRAGGLER ->                    /* straggler_release: fetch_add(refs, -1) */
+                atomic {
+                    ACCESS(b);
+                    r = brefs[b]; brefs[b] = r - 1;
+                    printf("S: callback %d releases block %d: refs %d -> %d\n", c, b, r, brefs[b]);
+                    if :: r - 1 == 0 -> FREE(b) :: else -> skip fi;
+                    r = 0; b = 0; i = 0; path = 0
+                }
+            :: else -> skip
+            fi
+        :: path == P_PUSH ->                             /* petal_cell_push: CAS(word, w, B | 1 | phase) */
+            atomic {
+                if
+                :: sb == NIL -> NEW_BLOCK(sb, c)
+                :: else -> skip                          /* kept from a failed push */
+                fi;
+                ACCESS(sb);
+                assert(bcap[sb] == FULL);                /* petal_cell_push's blocks are full-size */
+                bnext[sb] = word_list(w); bbelow[sb] = word_count(w);
+                if
+                :: word == w ->
+                    word = make_word(sb, 1, phase(w));
+                    printf("S: callback %d pushes block %d: word %d -> %d\n", c, sb, w, word);
+                    registered = registered | cbit(c);
+                    done_mask = done_mask | cbit(c);
+                    sb = 0; path = P_DONE
+                :: else ->                               /* B kept for the retries */
+                    printf("S: callback %d: push of block %d fails (word %d, not %d)\n", c, sb, word, w);
+                    bnext[sb] = 0; bbelow[sb] = 0; path = 0
+                fi;
+                w = 0
+            }
+        :: else -> skip
+        fi;
+        if
+        :: path == P_DONE -> path = 0; break
+        :: else -> skip
+        fi
+    od;
+    sb = 0                                               /* (a leak, if still allocated) */
+}
+
+/* ---- petal_cell_push_waiter: the waiter pushes its own block (capacity 1, flag[0] READY) with
+   COUNT = FULL over whatever head there is, recording in it below = COUNT of the word it
+   replaces (the head may be partly filled), unless it sees RESOLVED (then it runs its callback
+   itself). Its next and below are written before the CAS into a block nobody else can see. */
+inline wait_subscribe(c) {
+    do
+    :: atomic {                                          /* load-acquire */
+            BEGIN_CALL(c);
+            w = word;
+            if
+            :: is_resolved(w) ->
+                printf("S: waiter %d sees RESOLVED (word %d), runs it\n", c, w);
+                RUN_CALLBACK(c, 1);
+                done_mask = done_mask | cbit(c);
+                w = 0;
+                break
+            :: else -> skip
+            fi
+        }
+        atomic {                                         /* CAS(word, w, W | FULL | phase) */
+            ACCESS(c);
+            bnext[c] = word_list(w); bbelow[c] = word_count(w);
+            if
+            :: word == w ->
+                word = make_word(c, FULL, phase(w));
+                printf("S: waiter %d pushes its block: word %d -> %d\n", c, w, word);
+                registered = registered | cbit(c);
+                done_mask = done_mask | cbit(c);
+                w = 0;
+                break
+            :: else ->
+                printf("S: waiter %d: push fails (word %d, not %d)\n", c, word, w);
+                bnext[c] = 0; bbelow[c] = 0; w = 0
+            fi
+        }
+    od
+}
+
+/* A subscriber: callbacks first..last in sequence (each call returns before the next begins);
+   own: the waiter, with its own block. One proctype for all three keeps pan.c small. */
+proctype Subscriber(byte first; byte last; bit own) {
+    byte c, w, b, i, z, path, mine, sb;
+    short r;
+    c = first;
+    do
+    :: c <= last ->
+        if
+        :: own -> wait_subscribe(c)
+        :: else -> subscribe(c)
+        fi;
+        c++
+    :: else -> break
+    od
 }
 
 init {
@@ -435,11 +759,22 @@ init {
         :: c <= NCB -> before[c] = NOT_BEGUN; c++
         :: else -> c = 0; break
         od;
-        run Resolver(1);       /* kinds 1 and 3: published kind bits overlap both slot bits */
-        run Resolver(3);
-        run S1();
-        run S2();
-        run S3()
+#ifndef ALL_CORE_SUBSCRIBERS
+        bstate[WAITER_BLOCK] = LIVE;                     /* the waiter's own memory */
+        bcore[WAITER_BLOCK] = 0;
+        bcap[WAITER_BLOCK] = 1;
+        bflag[SLOT(WAITER_BLOCK, 0)] = READY;
+        bpay[SLOT(WAITER_BLOCK, 0)] = 4;
+#endif
+        run Resolver(1);
+        run Resolver(2);
+        run Subscriber(1, 2, 0);   /* S1: callbacks 1 then 2 */
+        run Subscriber(3, 3, 0);   /* S2 */
+#ifdef ALL_CORE_SUBSCRIBERS
+        run Subscriber(4, 4, 0)    /* S3, a plain subscriber */
+#else
+        run Subscriber(4, 4, 1)    /* S3, the waiter with its own block */
+#endif
     }
     (_nr_pr == 1);             /* every other process has ended (no timeout) */
     assert(winners == 1);                                           /* (1) */
@@ -448,5 +783,12 @@ init {
     :: c <= NCB -> assert(ran[c] == 1); c++                         /* (2) exactly once */
     :: else -> break
     od;
-    assert(word == ((winner_kind << KIND_SHIFT) | RESOLVED))        /* terminal, empty list */
+    c = 1;
+    do
+    :: c <= NB ->                                                   /* (6) no leak */
+        if :: bstate[c] == LIVE -> printf("leak: block %d is still allocated\n", c) :: else -> skip fi;
+        assert(bstate[c] != LIVE); c++
+    :: else -> break
+    od;
+    assert(word == make_word(NIL, 0, RESOLVED))                     /* terminal */
 }
