@@ -29,8 +29,9 @@ private func holdingTimerThread(_ body: () -> Void) {
     release.signal()
 }
 
-/// Serialized: these tests count the process-wide timer's pending entries, so no other test of
-/// the suite may add or remove entries meanwhile. (No other suite uses timeouts.)
+/// Serialized: these tests count the process-wide timer's pending entries, so no other test may
+/// add or remove entries meanwhile. Every other test that uses the timer belongs to this suite
+/// (retrying with a delay is in an extension beside the retrying tests).
 @Suite("Timeouts", .serialized)
 struct TimeoutTests {
     // MARK: The deadline passes first

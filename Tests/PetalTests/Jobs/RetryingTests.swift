@@ -51,17 +51,6 @@ struct RetryingTests {
         #expect(made.value == 3)
     }
 
-    @Test("with a delay, attempts run on the shared timer and the count is exact")
-    func withDelay() async {
-        let runs = Counter()
-        let future = Future<Int>.retrying(attempts: 3, delay: .milliseconds(1)) {
-            runs.increment()
-            return .rejected(with: TestError(runs.value))
-        }
-        #expect(describe(await future.outcome) == "rejected(\(TestError(3)))")
-        #expect(runs.value == 3)
-    }
-
     @Test("a cancellation request stops retrying and asks the current attempt")
     func requestStopsRetrying() {
         let runs = Counter()
@@ -78,5 +67,20 @@ struct RetryingTests {
         #expect(current.events[1].state == .cancelled)
         #expect(describe(future.peek()) == "cancelled(nil)")
         #expect(runs.value == 2)
+    }
+}
+
+/// Retrying with a delay uses the shared timer, whose pending entries the Timeouts suite counts:
+/// the test belongs to that serialized suite so that it never runs while one of them counts.
+extension TimeoutTests {
+    @Test("retrying with a delay runs its attempts on the shared timer, and the count is exact")
+    func retryingWithDelay() async {
+        let runs = Counter()
+        let future = Future<Int>.retrying(attempts: 3, delay: .milliseconds(1)) {
+            runs.increment()
+            return .rejected(with: TestError(runs.value))
+        }
+        #expect(describe(await future.outcome) == "rejected(\(TestError(3)))")
+        #expect(runs.value == 3)
     }
 }
