@@ -4,8 +4,8 @@ import CPetal
 ///
 /// Keep the promise private to the work that produces the value and hand out its ``future``.
 /// The first of ``fulfil(with:)``, ``reject(with:)``, ``cancel(withIndirectError:)`` or
-/// ``resolve(with:)`` wins; later calls change nothing, return `false` and are reported through
-/// ``PetalDiagnostics/repeatedResolutionHandler``.
+/// ``resolve(with:)`` wins; later calls change nothing, return `false` and are counted and
+/// reported through ``PetalDiagnostics/repeatedResolutionHandler``.
 ///
 /// A promise dropped while unresolved cancels its future with an ``AbandonedPromiseError`` as the
 /// indirect error, so nothing waits forever on work that can no longer finish; this holds even
@@ -152,9 +152,8 @@ public final class Promise<Value> {
     @usableFromInline
     @inline(never)
     func reportRepeat(_ attempt: RepeatedResolution.Attempt) {
-        PetalDiagnostics.report(
-            RepeatedResolution(valueType: Value.self, fileID: site.fileID, line: site.line, attempt: attempt)
-        )
+        PetalDiagnostics.reportRepeatedResolution(
+            valueType: Value.self, fileID: site.fileID, line: site.line, attempt: attempt)
     }
 }
 
