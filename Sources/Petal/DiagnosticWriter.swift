@@ -16,8 +16,8 @@
 ///   shares with its parent shell and every process that inherited it: their writes would start
 ///   failing with `EAGAIN`.
 /// - poll-then-write races: another thread or process can fill the pipe between the poll and
-///   the write, and a terminal can be stopped by flow control; the write still blocks.
-/// - `pwritev2(RWF_NOWAIT)` is Linux-only, and older kernels do not honour it for pipes.
+///   the write, and a line longer than the room the poll saw still blocks.
+/// - `pwritev2(RWF_NOWAIT)` is Linux-only, and whether a pipe honours it depends on the kernel.
 ///
 /// So a reporting thread only appends its line to a small bounded queue under this writer's
 /// mutex and returns; that happens once per site (later repeats are only counted), so the lock
