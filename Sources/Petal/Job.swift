@@ -136,7 +136,7 @@ open class Job<Input, Output>: Cancellable, @unchecked Sendable {
     }
 
     private func reportRepeatedStart(_ state: JobState) {
-        PetalDiagnostics.report(RepeatedJobStart(jobType: type(of: self), state: state))
+        PetalDiagnostics.reportRepeatedJobStart(jobType: type(of: self), state: state)
     }
 
     /// Starts the job's work with `input`. Override it; the default fails the job with an

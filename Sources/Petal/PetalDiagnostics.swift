@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A promise resolved a second time: the attempt was ignored.
 public struct RepeatedResolution: Sendable, CustomStringConvertible {
     /// What the ignored call tried to do.
@@ -26,6 +18,10 @@ public struct RepeatedResolution: Sendable, CustomStringConvertible {
     public let line: UInt
     /// The ignored attempt.
     public let attempt: Attempt
+    /// Which repeat this is at the promise's creation site, in this process: 1 for the first,
+    /// and each repeat a different number, even when several threads report at once. A handler
+    /// that logs only when this is 1 logs once per site.
+    public let occurrence: Int
 
     /// The promise: its value type and creation site. Computed when read, so a report that
     /// nobody formats costs no allocation.
@@ -39,33 +35,137 @@ public struct RepeatedResolution: Sendable, CustomStringConvertible {
     }
 }
 
-/// Process-wide diagnostics hooks.
+/// The repeated resolutions counted at one promise creation site.
+public struct RepeatedResolutionSite: Sendable, CustomStringConvertible {
+    /// The value type of the promise whose repeat was counted first at this site.
+    public let valueType: Any.Type
+    /// The file in which the promises were created.
+    public let fileID: StaticString
+    /// The line at which the promises were created.
+    public let line: UInt
+    /// How many repeated resolutions were counted here, in this process.
+    public let count: Int
+
+    /// One line naming the site and its count.
+    public var description: String {
+        "Promise<\(valueType)> created at \(fileID):\(line): \(count) repeated resolution\(count == 1 ? "" : "s")"
+    }
+}
+
+/// Process-wide diagnostics: repeated resolutions and job starts, counted and reported.
+///
+/// Petal reports what is almost always a bug but must not crash a service: a promise resolved
+/// again (``RepeatedResolution``) and a job started again (``RepeatedJobStart``). Each is
+/// counted per site (a promise's creation site, a job's type), whatever handler is installed,
+/// so an operator can read how often, and where, from ``repeatedResolutionSites`` and
+/// ``repeatedJobStartSites``. Then the handler runs. The default handlers print one line per
+/// site per process, through a background writer that never makes a reporting thread wait on
+/// standard error; install your own to log, count or fail a test.
+///
+/// Promises whose resolvers race on purpose opt out at creation
+/// (``RepeatedResolutionPolicy/ignore``): their repeats are neither counted nor reported.
 public enum PetalDiagnostics {
-    /// Called, on the offending thread, for every ignored second resolution of a promise.
+    /// Called for every counted repeated resolution of a promise, after it was counted.
     ///
-    /// The default prints the report's one-line description to standard error. Replace it to
-    /// route reports to your logger, count them, or fail a test.
+    /// Runs on the thread whose resolution lost, inside the losing `fulfil`, `reject`, `cancel`
+    /// or `resolve` call, before it returns `false`; concurrently from several threads if
+    /// several lose at once. It is not called for promises created with
+    /// ``RepeatedResolutionPolicy/ignore``. Keep it short and non-blocking: it delays the
+    /// resolving thread.
+    ///
+    /// The default, ``printToStandardError``, writes the first repeat of each creation site to
+    /// standard error and only counts the others. A handler you install receives every repeat
+    /// (``RepeatedResolution/occurrence`` numbers them per site). Reading and calling the handler
+    /// takes no lock; setting it takes one, and a replaced handler may still be called by a
+    /// thread that read it just before.
     public static var repeatedResolutionHandler: @Sendable (RepeatedResolution) -> Void {
-        get { handler.withLock { $0.body } }
-        set { handler.withLock { $0.body = newValue } }
+        get { resolutionHandler.withHandler { $0.body } }
+        set { resolutionHandler.replace(with: ResolutionHandler(body: newValue)) }
     }
 
-    /// The default handler: one line on standard error.
+    /// The default handler: the first repeat at each creation site, as one line on standard error.
+    ///
+    /// Writes ``RepeatedResolution/description`` when ``RepeatedResolution/occurrence`` is 1 and
+    /// does nothing otherwise (the repeat is counted either way). The line is handed to a
+    /// background thread that writes it, so the reporting thread never waits on standard error,
+    /// even when it is a pipe nobody reads; if that thread falls 64 lines behind, further lines
+    /// are dropped and counted in ``droppedLineCount``.
     public static let printToStandardError: @Sendable (RepeatedResolution) -> Void = { report in
-        var line = report.description + "\n"
-        // write(2) rather than the C `stderr` global, which Swift 6 rightly calls shared state.
-        line.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
+        guard report.occurrence == 1 else { return }
+        DiagnosticOutput.write(
+            report.description
+                + " (later repeats at this site are only counted: PetalDiagnostics.repeatedResolutionSites)\n")
     }
 
-    /// The closure sits in a concrete struct: stored directly as the lock's generic value, each
-    /// get and set would wrap it in one more reabstraction thunk, nesting without bound.
-    private struct Handler: Sendable {
+    /// How many repeated resolutions were counted in this process, at every site.
+    ///
+    /// Promises created with ``RepeatedResolutionPolicy/ignore`` are not counted. A snapshot:
+    /// other threads may be counting while it is read.
+    public static var repeatedResolutionCount: Int {
+        resolutionTally.snapshot.reduce(0) { $0 + $1.count }
+    }
+
+    /// Every promise creation site with counted repeated resolutions, busiest first.
+    ///
+    /// A site is a `fileID` and a `line`; a site where promises of several value types were
+    /// created is one site, named by the first type counted there. A snapshot: other threads may
+    /// be counting while it is read.
+    public static var repeatedResolutionSites: [RepeatedResolutionSite] {
+        resolutionTally.snapshot
+            .map {
+                RepeatedResolutionSite(
+                    valueType: $0.site.valueType, fileID: $0.site.fileID, line: $0.site.line, count: $0.count)
+            }
+            .sorted { $0.count > $1.count }
+    }
+
+    /// Lines the default handlers could not write: the writer was more than 64 lines behind
+    /// (standard error is not being read fast enough), or writing failed. The repeats
+    /// themselves are counted all the same.
+    public static var droppedLineCount: Int {
+        DiagnosticOutput.droppedLines.value
+    }
+
+    /// In a concrete struct, for the reason ``HandlerSlot`` gives.
+    struct ResolutionHandler: Sendable {
         var body: @Sendable (RepeatedResolution) -> Void
     }
 
-    private static let handler = PosixLock(Handler(body: printToStandardError))
+    private static let resolutionHandler = HandlerSlot(ResolutionHandler(body: printToStandardError))
 
-    static func report(_ report: RepeatedResolution) {
-        repeatedResolutionHandler(report)
+    private static let resolutionTally = RepeatTally<ResolutionSite>()
+
+    /// Counts a repeated resolution of a promise created at `fileID`:`line`, then calls the
+    /// handler on this thread.
+    static func reportRepeatedResolution(
+        valueType: Any.Type, fileID: StaticString, line: UInt, attempt: RepeatedResolution.Attempt
+    ) {
+        let occurrence = resolutionTally.count(ResolutionSite(fileID: fileID, line: line, valueType: valueType))
+        let report = RepeatedResolution(
+            valueType: valueType, fileID: fileID, line: line, attempt: attempt, occurrence: occurrence)
+        resolutionHandler.withHandler { $0.body(report) }
+    }
+}
+
+/// A promise creation site, as the repeat tally counts it.
+struct ResolutionSite: TallySite {
+    let fileID: StaticString
+    let line: UInt
+    /// Kept from the first repeat; not part of the site's identity.
+    let valueType: Any.Type
+
+    /// The line alone: hashing the file name would read it on every repeat, and sites that share
+    /// a line number in different files only share a bucket.
+    var tallyHash: UInt { line }
+
+    func isSameSite(as other: ResolutionSite) -> Bool {
+        guard line == other.line else { return false }
+        // A file's #fileID is normally one string in the binary; compare contents when it is not.
+        if fileID.hasPointerRepresentation && other.fileID.hasPointerRepresentation
+            && fileID.utf8Start == other.fileID.utf8Start
+        {
+            return true
+        }
+        return fileID.withUTF8Buffer { mine in other.fileID.withUTF8Buffer { mine.elementsEqual($0) } }
     }
 }

@@ -4,8 +4,9 @@ import CPetal
 ///
 /// Keep the promise private to the work that produces the value and hand out its ``future``.
 /// The first of ``fulfil(with:)``, ``reject(with:)``, ``cancel(withIndirectError:)`` or
-/// ``resolve(with:)`` wins; later calls change nothing, return `false` and are reported through
-/// ``PetalDiagnostics/repeatedResolutionHandler``.
+/// ``resolve(with:)`` wins; later calls change nothing, return `false` and are counted and
+/// reported through ``PetalDiagnostics/repeatedResolutionHandler``, unless the promise was
+/// created with ``RepeatedResolutionPolicy/ignore`` because its resolvers race on purpose.
 ///
 /// A promise dropped while unresolved cancels its future with an ``AbandonedPromiseError`` as the
 /// indirect error, so nothing waits forever on work that can no longer finish; this holds even
@@ -18,19 +19,30 @@ public final class Promise<Value> {
     /// The future this promise resolves.
     public let future: Future<Value>
 
-    /// Where the promise was created, to name it in diagnostics.
+    /// Where the promise was created, to name it in diagnostics, and what to do with repeats.
     @usableFromInline
     let site: PromiseSite
 
     /// Creates a promise with a pending future.
     ///
+    /// ```swift
+    /// let promise = Promise<Int>()                                   // repeats are reported
+    /// let fastest = Promise<Reply>(onRepeatedResolution: .ignore)    // replicas race on purpose
+    /// ```
+    ///
     /// - Parameters:
+    ///   - policy: Whether later resolutions, which never change the outcome, are counted and
+    ///     reported (``RepeatedResolutionPolicy/report``, the default) or silently ignored
+    ///     (``RepeatedResolutionPolicy/ignore``).
     ///   - fileID: The creation site's file, shown in diagnostics; leave the default.
     ///   - line: The creation site's line, shown in diagnostics; leave the default.
     @inlinable
-    public init(fileID: StaticString = #fileID, line: UInt = #line) {
+    public init(
+        onRepeatedResolution policy: RepeatedResolutionPolicy = .report,
+        fileID: StaticString = #fileID, line: UInt = #line
+    ) {
         future = Future(storage: .makePending())
-        site = PromiseSite(fileID: fileID, line: line)
+        site = PromiseSite(fileID: fileID, line: line, policy: policy)
     }
 
     @inlinable
@@ -40,29 +52,44 @@ public final class Promise<Value> {
     }
 
     /// A promise whose future is already fulfilled with `value`.
+    ///
+    /// Every resolution of it is a repeat, handled as `policy` says (see
+    /// ``init(onRepeatedResolution:fileID:line:)``).
     @inlinable
     public static func fulfilled(
-        with value: Value, fileID: StaticString = #fileID, line: UInt = #line
+        with value: Value, onRepeatedResolution policy: RepeatedResolutionPolicy = .report,
+        fileID: StaticString = #fileID, line: UInt = #line
     ) -> Promise<Value> {
-        Promise(storage: .makeResolved(.fulfilled(value)), site: PromiseSite(fileID: fileID, line: line))
+        Promise(
+            storage: .makeResolved(.fulfilled(value)), site: PromiseSite(fileID: fileID, line: line, policy: policy))
     }
 
     /// A promise whose future is already rejected with `error`.
+    ///
+    /// Every resolution of it is a repeat, handled as `policy` says (see
+    /// ``init(onRepeatedResolution:fileID:line:)``).
     @inlinable
     public static func rejected(
-        with error: any Error, fileID: StaticString = #fileID, line: UInt = #line
+        with error: any Error, onRepeatedResolution policy: RepeatedResolutionPolicy = .report,
+        fileID: StaticString = #fileID, line: UInt = #line
     ) -> Promise<Value> {
-        Promise(storage: .makeResolved(.rejected(error)), site: PromiseSite(fileID: fileID, line: line))
+        Promise(
+            storage: .makeResolved(.rejected(error)), site: PromiseSite(fileID: fileID, line: line, policy: policy))
     }
 
     /// A promise whose future is already cancelled, with an optional indirect error.
+    ///
+    /// Every resolution of it is a repeat, handled as `policy` says (see
+    /// ``init(onRepeatedResolution:fileID:line:)``).
     @inlinable
     public static func cancelled(
-        withIndirectError indirectError: (any Error)? = nil, fileID: StaticString = #fileID, line: UInt = #line
+        withIndirectError indirectError: (any Error)? = nil,
+        onRepeatedResolution policy: RepeatedResolutionPolicy = .report,
+        fileID: StaticString = #fileID, line: UInt = #line
     ) -> Promise<Value> {
         Promise(
             storage: .makeResolved(.cancelled(indirectError: indirectError)),
-            site: PromiseSite(fileID: fileID, line: line)
+            site: PromiseSite(fileID: fileID, line: line, policy: policy)
         )
     }
 
@@ -96,7 +123,7 @@ public final class Promise<Value> {
     ///
     /// Inline callbacks run on this thread before this returns.
     /// - Returns: `true` if this call resolved the future; `false` if it was already resolved
-    ///   (nothing changes, and the repeat is reported).
+    ///   (nothing changes, and the repeat is reported unless the promise ignores repeats).
     @inlinable
     @discardableResult
     public func fulfil(with value: Value) -> Bool {
@@ -109,7 +136,7 @@ public final class Promise<Value> {
     ///
     /// Inline callbacks run on this thread before this returns.
     /// - Returns: `true` if this call resolved the future; `false` if it was already resolved
-    ///   (nothing changes, and the repeat is reported).
+    ///   (nothing changes, and the repeat is reported unless the promise ignores repeats).
     @inlinable
     @discardableResult
     public func reject(with error: any Error) -> Bool {
@@ -122,7 +149,7 @@ public final class Promise<Value> {
     ///
     /// Inline callbacks run on this thread before this returns.
     /// - Returns: `true` if this call resolved the future; `false` if it was already resolved
-    ///   (nothing changes, and the repeat is reported).
+    ///   (nothing changes, and the repeat is reported unless the promise ignores repeats).
     @inlinable
     @discardableResult
     public func cancel(withIndirectError indirectError: (any Error)? = nil) -> Bool {
@@ -135,7 +162,7 @@ public final class Promise<Value> {
     ///
     /// Inline callbacks run on this thread before this returns.
     /// - Returns: `true` if this call resolved the future; `false` if it was already resolved
-    ///   (nothing changes, and the repeat is reported).
+    ///   (nothing changes, and the repeat is reported unless the promise ignores repeats).
     @inlinable
     @discardableResult
     public func resolve(with outcome: Outcome<Value>) -> Bool {
@@ -150,12 +177,14 @@ public final class Promise<Value> {
         return false
     }
 
+    /// The losing path, the only one that reads the policy: a winning resolution never pays for
+    /// diagnostics.
     @usableFromInline
     @inline(never)
     func reportRepeat(_ attempt: RepeatedResolution.Attempt) {
-        PetalDiagnostics.report(
-            RepeatedResolution(valueType: Value.self, fileID: site.fileID, line: site.line, attempt: attempt)
-        )
+        guard site.policy == .report else { return }
+        PetalDiagnostics.reportRepeatedResolution(
+            valueType: Value.self, fileID: site.fileID, line: site.line, attempt: attempt)
     }
 }
 
@@ -163,17 +192,23 @@ public final class Promise<Value> {
 /// the cell protocol (see ``Future``).
 extension Promise: @unchecked Sendable where Value: Sendable {}
 
-/// Where a promise was created.
+/// Where a promise was created, and what its repeats do: read only by diagnostics.
+///
+/// `policy` is declared right after `fileID` so that it sits in the padding after the
+/// 17-byte `StaticString`: the site stays 32 bytes and the promise handle does not grow.
 @usableFromInline
 struct PromiseSite: Sendable {
     @usableFromInline
     let fileID: StaticString
     @usableFromInline
+    let policy: RepeatedResolutionPolicy
+    @usableFromInline
     let line: UInt
 
     @inlinable
-    init(fileID: StaticString, line: UInt) {
+    init(fileID: StaticString, line: UInt, policy: RepeatedResolutionPolicy = .report) {
         self.fileID = fileID
+        self.policy = policy
         self.line = line
     }
 

@@ -1,18 +1,6 @@
 import Petal
 import Testing
 
-/// Reports of ignored second resolutions, collected process-wide (the hook is global, and tests
-/// run in parallel, so each test looks only for reports about its own promise's creation line).
-let repeatedResolutions: Recorder<RepeatedResolution> = {
-    let recorder = Recorder<RepeatedResolution>()
-    PetalDiagnostics.repeatedResolutionHandler = { recorder.record($0) }
-    return recorder
-}()
-
-func reports(forLine line: UInt, fileID: String = #fileID) -> [RepeatedResolution] {
-    repeatedResolutions.events.filter { $0.line == line && $0.fileID.description == fileID }
-}
-
 @Suite("Resolving a promise")
 struct ResolutionTests {
     @Test("a new promise's future is pending")

@@ -35,8 +35,9 @@ struct JobStartTests {
 
     @Test("a second start is reported and ignored, never a crash")
     func secondStartReported() {
-        let job = ManualJob<Int, Int>()
-        let reports = collectingJobStartReports {
+        // A job type of its own: JobStateTests, which may run meanwhile, repeats ManualJob<Int, Int>.
+        let job = ManualJob<Int, String>()
+        let reports = collectingJobStartReports(of: ManualJob<Int, String>.self) {
             _ = Future.start(running: job, with: 1)
             _ = Future.start(running: job, with: 2)
             job.start(with: 3)

@@ -52,13 +52,18 @@ final class CountingCancellable: Cancellable {
     }
 }
 
-/// Collects repeated-start reports while `body` runs (the handler is process-wide, so the
-/// suites that use this are serialised).
-func collectingJobStartReports(_ body: () -> Void) -> [RepeatedJobStart] {
-    let reports = Recorder<RepeatedJobStart>()
-    let previous = PetalDiagnostics.repeatedJobStartHandler
-    PetalDiagnostics.repeatedJobStartHandler = { reports.record($0) }
+/// Collects the repeated-start reports of jobs of `jobType` made while `body` runs.
+///
+/// The handler is process-wide and installed once (see `repeatedJobStarts`): swapping it per
+/// test would lose reports to, or steal them from, tests running at the same time. Only
+/// JobStateTests, a serialised suite, collects `ManualJob<Int, Int>`; other tests that collect
+/// reports pass a job type of their own.
+func collectingJobStartReports(
+    of jobType: Any.Type = ManualJob<Int, Int>.self, _ body: () -> Void
+) -> [RepeatedJobStart] {
+    let before = repeatedJobStarts.events.count
     body()
-    PetalDiagnostics.repeatedJobStartHandler = previous
-    return reports.events
+    return repeatedJobStarts.events.dropFirst(before).filter {
+        ObjectIdentifier($0.jobType) == ObjectIdentifier(jobType)
+    }
 }
