@@ -72,7 +72,7 @@ struct WaiterBlockTests {
         let subscribers = 4
         let perThread = 200
         for round in 0..<rounds {
-            let promise = Promise<Int>()
+            let promise = Promise<Int>(onRepeatedResolution: .ignore)  // the resolvers race on purpose
             let future = promise.future
             let ran = (0..<subscribers).map { _ in Recorder<Int>() }
             let winners = Counter()
