@@ -50,15 +50,12 @@ final class DeadlineEntry: @unchecked Sendable {
 /// the ordering this type relies on.
 final class DeadlineScheduler: @unchecked Sendable {
     // @unchecked: `heap`, `nextSequence`, `threadStarted` and `stopping` are only touched with
-    // `mutex` held;
-    // `mutex` and `condition` are set up in `init` and never change.
+    // `monitor` locked; `monitor` never changes.
 
     /// The scheduler of every timeout in the process.
     static let shared = DeadlineScheduler()
 
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    /// Signalled when an entry becomes the earliest, so the timer thread re-arms for it.
-    private let condition: UnsafeMutablePointer<pthread_cond_t>
+    private let monitor = Monitor()
     /// Min-heap on (deadline, sequence): `heap[0]` is due first.
     private var heap: [DeadlineEntry] = []
     private var nextSequence: UInt64 = 0
@@ -70,40 +67,10 @@ final class DeadlineScheduler: @unchecked Sendable {
     /// drift between the clock the sleep uses and `ContinuousClock`.
     private static let longestSleep = Duration.seconds(60)
 
-    init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        let mutexStatus = pthread_mutex_init(mutex, nil)
-        precondition(mutexStatus == 0, "pthread_mutex_init failed: \(mutexStatus)")
-
-        condition = .allocate(capacity: 1)
-        condition.initialize(to: pthread_cond_t())
-        #if canImport(Darwin)
-            let conditionStatus = pthread_cond_init(condition, nil)
-        #else
-            // Sleep on the monotonic clock: a wall-clock change must not move deadlines.
-            var attributes = pthread_condattr_t()
-            pthread_condattr_init(&attributes)
-            pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-            let conditionStatus = pthread_cond_init(condition, &attributes)
-            pthread_condattr_destroy(&attributes)
-        #endif
-        precondition(conditionStatus == 0, "pthread_cond_init failed: \(conditionStatus)")
-    }
-
-    // The shared scheduler lives for the process; this is for private instances (tests), once
-    // their timer thread, which holds a reference, has stopped.
-    deinit {
-        pthread_cond_destroy(condition)
-        condition.deallocate()
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
+    init() {}
 
     private func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body()
+        try monitor.withLock(body)
     }
 
     /// How many entries wait for their deadline.
@@ -127,7 +94,7 @@ final class DeadlineScheduler: @unchecked Sendable {
                 startTimerThread()
             } else if entry.heapIndex == 0 {
                 // The timer thread sleeps until a later deadline (or for ever): wake it to re-arm.
-                pthread_cond_signal(condition)
+                monitor.signal()
             }
         }
     }
@@ -153,7 +120,7 @@ final class DeadlineScheduler: @unchecked Sendable {
     func stop() {
         withLock {
             stopping = true
-            pthread_cond_signal(condition)
+            monitor.signal()
         }
     }
 
@@ -184,15 +151,16 @@ final class DeadlineScheduler: @unchecked Sendable {
     /// The timer thread's loop: sleep until the earliest deadline, run what is due, repeat.
     private func runTimerThread() {
         var due: [@Sendable () -> Void] = []
-        pthread_mutex_lock(mutex)
+        monitor.lock()
         while !stopping {
             guard let earliest = heap.first else {
-                pthread_cond_wait(condition, mutex)
+                monitor.wait()
                 continue
             }
             let now = ContinuousClock.now
             guard earliest.deadline <= now else {
-                sleep(for: now.duration(to: earliest.deadline))
+                // At most longestSleep: the clocks drift (see there).
+                monitor.wait(for: min(now.duration(to: earliest.deadline), Self.longestSleep))
                 continue
             }
             while let first = heap.first, first.deadline <= now {
@@ -201,33 +169,12 @@ final class DeadlineScheduler: @unchecked Sendable {
             }
             // Outside the lock: actions resolve futures, whose inline callbacks may schedule or
             // cancel other timeouts.
-            pthread_mutex_unlock(mutex)
+            monitor.unlock()
             for action in due { action() }
             due.removeAll(keepingCapacity: true)
-            pthread_mutex_lock(mutex)
+            monitor.lock()
         }
-        pthread_mutex_unlock(mutex)
-    }
-
-    /// Waits on the condition for at most `duration` (mutex held); may wake early.
-    private func sleep(for duration: Duration) {
-        let (seconds, attoseconds) = min(duration, Self.longestSleep).components
-        // Round up: waking a nanosecond early only to sleep again would spin.
-        let nanoseconds = Int((attoseconds + 999_999_999) / 1_000_000_000)
-        #if canImport(Darwin)
-            var relative = timespec(tv_sec: Int(seconds), tv_nsec: nanoseconds)
-            pthread_cond_timedwait_relative_np(condition, mutex, &relative)
-        #else
-            var deadline = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &deadline)
-            deadline.tv_sec += Int(seconds)
-            deadline.tv_nsec += nanoseconds
-            if deadline.tv_nsec >= 1_000_000_000 {
-                deadline.tv_sec += 1
-                deadline.tv_nsec -= 1_000_000_000
-            }
-            pthread_cond_timedwait(condition, mutex, &deadline)
-        #endif
+        monitor.unlock()
     }
 
     // MARK: The heap (mutex held)

@@ -30,8 +30,8 @@
 /// pthread primitives rather than `Synchronization.Mutex`, for ThreadSanitizer (see
 /// ``PosixLock``).
 final class DiagnosticWriter: @unchecked Sendable {
-    // @unchecked: `queue`, `busy`, `threadStarted` and `retired` are only touched with `mutex`
-    // held; `descriptor`, `mutex` and `condition` never change.
+    // @unchecked: `queue`, `busy`, `threadStarted` and `retired` are only touched with
+    // `monitor` locked; `descriptor` and `monitor` never change.
 
     /// The most lines that wait to be written; a line reported when the queue is full is dropped.
     static let capacity = 64
@@ -42,10 +42,7 @@ final class DiagnosticWriter: @unchecked Sendable {
     /// Where the lines go.
     let descriptor: Int32
 
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    /// Signalled when lines are queued (the thread wakes) and when the queue is written (waiters
-    /// in ``waitUntilWritten(within:)`` wake).
-    private let condition: UnsafeMutablePointer<pthread_cond_t>
+    private let monitor = Monitor()
     private var queue: [String] = []
     /// The thread holds a batch it is writing.
     private var busy = false
@@ -55,39 +52,10 @@ final class DiagnosticWriter: @unchecked Sendable {
 
     init(descriptor: Int32) {
         self.descriptor = descriptor
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        let mutexStatus = pthread_mutex_init(mutex, nil)
-        precondition(mutexStatus == 0, "pthread_mutex_init failed: \(mutexStatus)")
-
-        condition = .allocate(capacity: 1)
-        condition.initialize(to: pthread_cond_t())
-        #if canImport(Darwin)
-            let conditionStatus = pthread_cond_init(condition, nil)
-        #else
-            // Timed waits (at exit) use the monotonic clock: a wall-clock change must not move them.
-            var attributes = pthread_condattr_t()
-            pthread_condattr_init(&attributes)
-            pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-            let conditionStatus = pthread_cond_init(condition, &attributes)
-            pthread_condattr_destroy(&attributes)
-        #endif
-        precondition(conditionStatus == 0, "pthread_cond_init failed: \(conditionStatus)")
-    }
-
-    // Writers for replaced descriptors (tests) end here once their thread, which holds a
-    // reference, has finished.
-    deinit {
-        pthread_cond_destroy(condition)
-        condition.deallocate()
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
     }
 
     private func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body()
+        try monitor.withLock(body)
     }
 
     /// Queues `line` (newline included) for the writer thread. Never blocks on the output.
@@ -101,7 +69,7 @@ final class DiagnosticWriter: @unchecked Sendable {
                 threadStarted = true
                 startThread()
             } else {
-                pthread_cond_broadcast(condition)
+                monitor.broadcast()
             }
             return true
         }
@@ -111,7 +79,7 @@ final class DiagnosticWriter: @unchecked Sendable {
     func retire() {
         withLock {
             retired = true
-            pthread_cond_broadcast(condition)
+            monitor.broadcast()
         }
     }
 
@@ -125,12 +93,12 @@ final class DiagnosticWriter: @unchecked Sendable {
         return withLock {
             while !queue.isEmpty || busy {
                 guard let deadline else {
-                    pthread_cond_wait(condition, mutex)
+                    monitor.wait()
                     continue
                 }
                 let now = ContinuousClock.now
                 guard now < deadline else { return false }
-                wait(for: now.duration(to: deadline))
+                monitor.wait(for: now.duration(to: deadline))
             }
             return true
         }
@@ -162,25 +130,25 @@ final class DiagnosticWriter: @unchecked Sendable {
     /// The thread's loop: take every queued line, write them with the mutex released, repeat.
     private func run() {
         var batch: [String] = []
-        pthread_mutex_lock(mutex)
+        monitor.lock()
         while true {
             if queue.isEmpty {
                 busy = false
-                pthread_cond_broadcast(condition)
+                monitor.broadcast()
                 if retired { break }
-                pthread_cond_wait(condition, mutex)
+                monitor.wait()
                 continue
             }
             swap(&batch, &queue)
             busy = true
-            pthread_mutex_unlock(mutex)
+            monitor.unlock()
             for line in batch where !writeAll(line) {
                 DiagnosticOutput.droppedLines.increment()
             }
             batch.removeAll(keepingCapacity: true)
-            pthread_mutex_lock(mutex)
+            monitor.lock()
         }
-        pthread_mutex_unlock(mutex)
+        monitor.unlock()
     }
 
     /// Writes all of `line`, waiting for the descriptor as long as it takes (this thread is the
@@ -210,25 +178,6 @@ final class DiagnosticWriter: @unchecked Sendable {
         }
     }
 
-    /// Waits on the condition for at most `duration` (mutex held); may wake early.
-    private func wait(for duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        let nanoseconds = Int((attoseconds + 999_999_999) / 1_000_000_000)
-        #if canImport(Darwin)
-            var relative = timespec(tv_sec: Int(seconds), tv_nsec: nanoseconds)
-            pthread_cond_timedwait_relative_np(condition, mutex, &relative)
-        #else
-            var deadline = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &deadline)
-            deadline.tv_sec += Int(seconds)
-            deadline.tv_nsec += nanoseconds
-            if deadline.tv_nsec >= 1_000_000_000 {
-                deadline.tv_sec += 1
-                deadline.tv_nsec -= 1_000_000_000
-            }
-            pthread_cond_timedwait(condition, mutex, &deadline)
-        #endif
-    }
 }
 
 /// Where the default handlers' lines go: one writer for the current output descriptor.
