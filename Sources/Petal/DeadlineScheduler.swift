@@ -127,24 +127,8 @@ final class DeadlineScheduler: @unchecked Sendable {
     // MARK: The timer thread
 
     private func startTimerThread() {
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-        // The thread owns one reference to the scheduler for as long as it runs (for ever, unless
-        // stopped); the thread's entry closure takes it back.
-        let context = Unmanaged.passRetained(self).toOpaque()
-        #if canImport(Darwin)
-            var thread: pthread_t? = nil
-        #else
-            var thread = pthread_t()
-        #endif
-        let status = pthread_create(
-            &thread, &attributes,
-            { context in
-                Unmanaged<DeadlineScheduler>.fromOpaque(context!).takeRetainedValue().runTimerThread()
-                return nil
-            }, context)
-        pthread_attr_destroy(&attributes)
+        // The thread holds the scheduler for as long as it runs (for ever, unless stopped).
+        let status = startDetachedThread { self.runTimerThread() }
         precondition(status == 0, "Petal: could not start the timeout thread: \(status)")
     }
 

@@ -107,23 +107,8 @@ final class DiagnosticWriter: @unchecked Sendable {
     // MARK: The writer thread
 
     private func startThread() {
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-        // The thread owns one reference to the writer while it runs; its entry closure takes it back.
-        let context = Unmanaged.passRetained(self).toOpaque()
-        #if canImport(Darwin)
-            var thread: pthread_t? = nil
-        #else
-            var thread = pthread_t()
-        #endif
-        let status = pthread_create(
-            &thread, &attributes,
-            { context in
-                Unmanaged<DiagnosticWriter>.fromOpaque(context!).takeRetainedValue().run()
-                return nil
-            }, context)
-        pthread_attr_destroy(&attributes)
+        // The thread holds the writer while it runs.
+        let status = startDetachedThread { self.run() }
         precondition(status == 0, "Petal: could not start the diagnostics writer thread: \(status)")
     }
 
