@@ -29,9 +29,56 @@ void petal_future_init(petal_future *future) {
     future->inline_slot.context = NULL;
 }
 
+/* A blocking waiter (petal_future_wait). Shared by the waiting thread and the future's list (a
+   timed-out wait returns while the waiter is still linked), so the last of the two frees it. */
+typedef struct petal_blocking_waiter {
+    petal_waiter waiter;
+    pthread_mutex_t mutex;
+    pthread_cond_t condition;
+    int signalled;
+    volatile AO_t owners;
+    struct petal_blocking_waiter *later; /* the deliverer's list of waiters to wake at the end */
+} petal_blocking_waiter;
+
+static void petal_blocking_wake(petal_future *future, void *context);
+
+/* The futures this thread is delivering, innermost first: inside a delivery, the thread (its
+   callbacks, and whatever they call) sees the outcome before the future is RESOLVED. */
+typedef struct petal_delivery_frame {
+    const petal_future *future;
+    struct petal_delivery_frame *outer;
+} petal_delivery_frame;
+
+static PETAL_THREAD_LOCAL petal_delivery_frame *petal_delivering;
+
+static int petal_delivering_here(const petal_future *future) {
+    for (const petal_delivery_frame *frame = petal_delivering; frame != NULL; frame = frame->outer) {
+        if (frame->future == future) return 1;
+    }
+    return 0;
+}
+
+/* Blocking waiters met during a delivery, oldest first: they are woken once the future is
+   RESOLVED, because a woken waiter may free the future at once. */
+typedef struct petal_wake_list {
+    petal_blocking_waiter *head;
+    petal_blocking_waiter *tail;
+} petal_wake_list;
+
+static void petal_run_slot(petal_future *future, petal_callback_slot slot, petal_wake_list *wakes) {
+    if (slot.callback == petal_blocking_wake) {
+        petal_blocking_waiter *blocking = slot.context;
+        blocking->later = NULL;
+        if (wakes->tail != NULL) wakes->tail->later = blocking; else wakes->head = blocking;
+        wakes->tail = blocking;
+        return;
+    }
+    slot.callback(future, slot.context);
+}
+
 /* Settles and runs the reserved slots of a taken word's blocks, oldest first, freeing the
    blocks the future allocated (a caller-owned waiter has no `memory`). */
-static void petal_deliver_blocks(petal_future *future, petal_word taken) {
+static void petal_deliver_blocks(petal_future *future, petal_word taken, petal_wake_list *wakes) {
     petal_block *block = petal_blocks_in_order(taken);
     while (block != NULL) {
         /* Read before running: a caller-owned waiter's callback may free the waiter. */
@@ -41,8 +88,7 @@ static void petal_deliver_blocks(petal_future *future, petal_word taken) {
         unsigned stragglers = 0;
         for (unsigned index = 0; index < reserved; index++) {
             if (petal_slot_settle(&block->flags[index])) {
-                petal_callback_slot slot = petal_block_slots(block)[index];
-                slot.callback(future, slot.context);
+                petal_run_slot(future, petal_block_slots(block)[index], wakes);
             } else {
                 stragglers += 1;
             }
@@ -52,15 +98,29 @@ static void petal_deliver_blocks(petal_future *future, petal_word taken) {
     }
 }
 
+/* Runs every waiter, then makes the future RESOLVED (take_more's last CAS is this thread's last
+   touch of it), and only then wakes the blocking waiters: the contract that lets a C user free
+   a future as soon as petal_future_wait or petal_future_status says it is resolved. */
 static void petal_deliver(petal_future *future, petal_word taken) {
+    petal_delivery_frame frame = {future, petal_delivering};
+    petal_delivering = &frame;
+    petal_wake_list wakes = {NULL, NULL};
     if (petal_word_includes_inline(taken) && petal_slot_settle(&future->cell.slot_flag)) {
-        future->inline_slot.callback(future, future->inline_slot.context);
+        petal_run_slot(future, future->inline_slot, &wakes);
     }
-    petal_deliver_blocks(future, taken);
+    petal_deliver_blocks(future, taken, &wakes);
     for (;;) {
         petal_word more = petal_cell_take_more(&future->cell);
-        if (petal_word_list(more) == NULL) return;
-        petal_deliver_blocks(future, more);
+        if (petal_word_list(more) == NULL) break;
+        petal_deliver_blocks(future, more, &wakes);
+    }
+    petal_delivering = frame.outer;
+    /* `future` may be freed from here on. */
+    petal_blocking_waiter *blocking = wakes.head;
+    while (blocking != NULL) {
+        petal_blocking_waiter *next = blocking->later; /* read before the wake may free it */
+        petal_blocking_wake(NULL, blocking);
+        blocking = next;
     }
 }
 
@@ -166,27 +226,23 @@ subscribed:
     return PETAL_OK;
 }
 
-petal_status petal_future_status(const petal_future *future) {
+/* Whether the outcome may be read here: the future is RESOLVED, or this thread is delivering
+   it. (The acquire load orders the reads of the kind and payload after the publish.) */
+static int petal_future_visible(const petal_future *future) {
     petal_word word = petal_cell_load(&future->cell);
-    if (!petal_word_has_outcome(word)) return PETAL_STATUS_PENDING;
+    if (petal_word_is_resolved(word)) return 1;
+    return petal_word_has_outcome(word) && petal_delivering_here(future);
+}
+
+petal_status petal_future_status(const petal_future *future) {
+    if (!petal_future_visible(future)) return PETAL_STATUS_PENDING;
     return (petal_status)petal_cell_kind(&future->cell);
 }
 
 void *petal_future_payload(const petal_future *future) {
-    /* The acquire load orders the payload read after the publish that wrote it. */
-    if (!petal_word_has_outcome(petal_cell_load(&future->cell))) return NULL;
+    if (!petal_future_visible(future)) return NULL;
     return future->payload;
 }
-
-/* A blocking waiter. Shared by the waiting thread and the future's list (a timed-out wait
-   returns while the waiter is still linked), so the last of the two frees it. */
-typedef struct petal_blocking_waiter {
-    petal_waiter waiter;
-    pthread_mutex_t mutex;
-    pthread_cond_t condition;
-    int signalled;
-    volatile AO_t owners;
-} petal_blocking_waiter;
 
 static void petal_blocking_release(petal_blocking_waiter *blocking) {
     /* FULL: the other owner's last accesses happen before the free. */
@@ -209,6 +265,11 @@ static void petal_blocking_wake(petal_future *future, void *context) {
 
 int petal_future_wait(petal_future *future, const struct timespec *deadline) {
     petal_status status = petal_future_status(future);
+    if (status != PETAL_STATUS_PENDING) return status;
+    /* The resolution may be deferred work of this very thread (a wait from a deeply nested
+       callback): run it rather than block on it. */
+    petal_trampoline_run_deferred();
+    status = petal_future_status(future);
     if (status != PETAL_STATUS_PENDING) return status;
     if (deadline != NULL && (deadline->tv_nsec < 0 || deadline->tv_nsec >= 1000000000L)) {
         return PETAL_ERR_INVALID;

@@ -102,6 +102,20 @@ void petal_trampoline_defer_item(petal_deferred *item) {
     petal_trampoline_append(t, item);
 }
 
+void petal_trampoline_run_deferred(void) {
+    petal_trampoline *t = &petal_trampoline_current;
+    if (t->head == NULL) return;
+    /* The queue is this thread's to run, and the outermost frame that would run it is below
+       us on the stack. Run it here as if from the outermost frame: each item starts at depth 1
+       again, so this adds at most PETAL_TRAMPOLINE_DEPTH frames to the current stack, and
+       anything the items defer joins the queue and is drained too. The queue's order is kept;
+       only the frames still below us run their remaining work later than they would have. */
+    unsigned depth = t->depth;
+    t->depth = 1;
+    petal_trampoline_drain(t);
+    t->depth = depth;
+}
+
 unsigned petal_trampoline_depth(void) {
     return petal_trampoline_current.depth;
 }

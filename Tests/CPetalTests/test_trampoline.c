@@ -77,6 +77,30 @@ static void test_deferred_at_limit_runs_at_outermost_leave(void) {
     CHECK(petal_trampoline_depth() == 0);
 }
 
+static void test_run_deferred_drains_the_queue_in_place(void) {
+    work_log log = {0};
+    work_item items[3] = {{&log, 0}, {&log, 1}, {&log, 2}};
+    for (unsigned i = 0; i < PETAL_TRAMPOLINE_DEPTH; i++) CHECK(petal_trampoline_enter() == 1);
+    for (int i = 0; i < 3; i++) CHECK(petal_trampoline_defer(log_work, &items[i]) == 0);
+    CHECK(log.count == 0);
+
+    /* A thread about to block, deep inside inline work, runs what it deferred first. */
+    petal_trampoline_run_deferred();
+    CHECK(log.count == 3);
+    for (int i = 0; i < 3 && i < log.count; i++) {
+        CHECK(log.ids[i] == i);       /* FIFO, as the outermost frame would */
+        CHECK(log.depths[i] == 1);    /* each item starts a fresh nest, bounded again */
+    }
+    CHECK(petal_trampoline_depth() == PETAL_TRAMPOLINE_DEPTH); /* the caller's frames remain */
+    CHECK(petal_trampoline_enter() == 0);                       /* still at the limit */
+
+    /* Nothing is left for the outermost frame, and an empty queue costs nothing. */
+    petal_trampoline_run_deferred();
+    for (unsigned i = PETAL_TRAMPOLINE_DEPTH; i > 0; i--) petal_trampoline_leave();
+    CHECK(log.count == 3);
+    CHECK(petal_trampoline_depth() == 0);
+}
+
 static void test_defer_outside_a_frame_runs_at_once(void) {
     work_log log = {0};
     work_item item = {&log, 42};
@@ -230,6 +254,7 @@ static void test_state_is_per_thread(void) {
 int main(void) {
     RUN_TEST(test_enter_up_to_the_limit);
     RUN_TEST(test_deferred_at_limit_runs_at_outermost_leave);
+    RUN_TEST(test_run_deferred_drains_the_queue_in_place);
     RUN_TEST(test_defer_outside_a_frame_runs_at_once);
     RUN_TEST(test_defer_from_immediate_work);
     RUN_TEST(test_enter_refused_while_work_is_queued);

@@ -545,6 +545,12 @@ PETAL_API int petal_trampoline_defer(petal_work_fn work, void *context);
    which may therefore free it. */
 PETAL_API void petal_trampoline_defer_item(petal_deferred *item);
 
+/* Runs, now and in order, every item this thread has deferred (and whatever they defer in
+   turn), instead of leaving them to the outermost inline frame. A thread about to block calls
+   it first: the work it would wait for may be in its own queue, and the frame that would run
+   it is the one about to block. Costs one thread-local load when nothing is deferred. */
+PETAL_API void petal_trampoline_run_deferred(void);
+
 /* The current nesting depth of this thread (0 outside any inline work), for tests. */
 PETAL_API unsigned petal_trampoline_depth(void);
 
@@ -657,17 +663,30 @@ PETAL_API int petal_future_subscribe(petal_future *future, petal_callback_fn cal
 PETAL_API void petal_future_subscribe_node(petal_future *future, petal_waiter *waiter,
                                            petal_callback_fn callback, void *context);
 
-/* The status: PETAL_STATUS_PENDING until resolved. */
+/* The status: PETAL_STATUS_PENDING until the future is resolved, which for every thread but
+   the resolver's means until its resolution is complete: every callback has run and the
+   resolver will never touch the future again. (The resolving thread, and the callbacks it runs,
+   see the status as soon as the outcome is published: a callback may read its own future.) */
 PETAL_API petal_status petal_future_status(const petal_future *future);
 
-/* The payload; only meaningful once the status is not PENDING. */
+/* The payload once petal_future_status says resolved on this thread, NULL before. */
 PETAL_API void *petal_future_payload(const petal_future *future);
 
-/* Blocks until the future resolves, or until `deadline` (CLOCK_REALTIME; NULL waits forever).
+/* Blocks until the future is resolved (as petal_future_status defines it: every callback
+   subscribed before has run), or until `deadline` (CLOCK_REALTIME; NULL waits forever).
    Returns the status, or PETAL_ERR_TIMEDOUT / PETAL_ERR_NOMEM / PETAL_ERR_INVALID (a deadline
-   with tv_nsec outside [0, 1e9)). Never call it from a callback of
-   the same future's resolver thread: that thread is the one that would wake it. */
+   with tv_nsec outside [0, 1e9)). Before blocking it runs the work this thread has deferred
+   (petal_trampoline_run_deferred), which may be the resolution it would wait for. A wait from
+   a callback for its own future returns at once; a wait for a future that only this thread's
+   caller can resolve blocks until the deadline. */
 PETAL_API int petal_future_wait(petal_future *future, const struct timespec *deadline);
+
+/* FREEING A FUTURE. A future's memory is its owner's. It may be freed (or re-initialised) as
+   soon as petal_future_wait returned a resolved status, or petal_future_status said resolved,
+   on any thread, except inside the future's own callbacks (which see the outcome while it is
+   still being delivered): from then on the resolver never touches it again. Freeing it earlier is a
+   use-after-free in the resolver. A caller-owned waiter (petal_future_subscribe_node) may be
+   freed once its callback has run. */
 
 /* ------------------------------------------------------------------------------------------- */
 /* Diagnostics.                                                                                 */

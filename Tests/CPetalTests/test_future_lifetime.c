@@ -1,0 +1,206 @@
+/*
+ * When a C future may be freed, and waits that never hang on their own thread's work: the
+ * contract in petal.h ("freeable once petal_future_wait or petal_future_status says resolved,
+ * outside its own callbacks") and petal_future_wait's run of this thread's deferred work.
+ * Run it under ASan and TSan too: the free-after-wait rounds are the use-after-free they catch.
+ */
+#define _GNU_SOURCE
+#include "petal_test.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <string.h>
+#include <time.h>
+
+static struct timespec seconds_from_now(long seconds) {
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    now.tv_sec += seconds;
+    return now;
+}
+
+/* ------------------------------------------------------------------------------------------- */
+/* Nobody outside the delivery sees "resolved" while callbacks still run.                       */
+/* ------------------------------------------------------------------------------------------- */
+
+/* A thread that, asked during a delivery, reports what it sees of the future then. */
+typedef struct observer {
+    petal_future *future;
+    volatile AO_t asked;    /* the round number the deliverer asks about */
+    volatile AO_t answered; /* the round number answered */
+    int status;             /* petal_future_status seen */
+    void *payload;          /* petal_future_payload seen */
+    int waited;             /* petal_future_wait with a past deadline */
+} observer;
+
+static void *observe(void *raw) {
+    observer *o = raw;
+    for (AO_t round = 1;; round++) {
+        AO_t asked;
+        while ((asked = AO_load_acquire(&o->asked)) < round) sched_yield();
+        if (asked == (AO_t)-1) return NULL;
+        o->status = petal_future_status(o->future);
+        o->payload = petal_future_payload(o->future);
+        struct timespec past = seconds_from_now(-1);
+        o->waited = petal_future_wait(o->future, &past);
+        AO_store_release(&o->answered, round);
+    }
+}
+
+typedef struct asking {
+    observer *observer;
+    AO_t round;
+    int own_status; /* what the deliverer itself sees, from inside the callback */
+} asking;
+
+/* A callback that asks the observer thread, and waits for its answer (it never blocks on the
+   future, so this cannot deadlock whatever the answer). */
+static void ask_observer(petal_future *future, void *context) {
+    asking *a = context;
+    a->own_status = petal_future_status(future);
+    AO_store_release(&a->observer->asked, a->round);
+    while (AO_load_acquire(&a->observer->answered) < a->round) sched_yield();
+}
+
+static void test_other_threads_see_pending_until_delivery_ends(void) {
+    petal_future future;
+    observer o = {.future = &future};
+    pthread_t thread;
+    CHECK(pthread_create(&thread, NULL, observe, &o) == 0);
+    int value = 7;
+    for (AO_t round = 1; round <= 20; round++) {
+        petal_future_init(&future);
+        asking first = {&o, round, -100};
+        CHECK(petal_future_subscribe(&future, ask_observer, &first) == PETAL_OK);
+        CHECK(petal_future_fulfil(&future, &value) == PETAL_OK);
+        /* The callback sees its own future resolved; the observer, asked mid-delivery, does
+           not: the future is not yet free to be freed. */
+        CHECK(first.own_status == PETAL_STATUS_FULFILLED);
+        CHECK(o.status == PETAL_STATUS_PENDING);
+        CHECK(o.payload == NULL);
+        CHECK(o.waited == PETAL_ERR_TIMEDOUT);
+        /* Delivered: now everyone sees it. */
+        CHECK(petal_future_status(&future) == PETAL_STATUS_FULFILLED);
+        CHECK(petal_future_payload(&future) == &value);
+    }
+    AO_store_release(&o.asked, (AO_t)-1);
+    CHECK(pthread_join(thread, NULL) == 0);
+}
+
+/* ------------------------------------------------------------------------------------------- */
+/* A waiter is woken only after the last callback.                                              */
+/* ------------------------------------------------------------------------------------------- */
+
+typedef struct freeing_round {
+    petal_future *future; /* heap memory the waiting thread frees as soon as its wait returns */
+    volatile AO_t subscribed;
+    volatile AO_t calls;
+    int value;
+} freeing_round;
+
+static void count_call(petal_future *future, void *context) {
+    (void)future;
+    freeing_round *r = context;
+    AO_fetch_and_add1_full(&r->calls);
+}
+
+/* Subscribes callbacks before and after the waiter (some in the inline slot, some in blocks),
+   then fulfils: the resolver keeps delivering after the waiter's position. */
+static void *subscribe_and_fulfil(void *raw) {
+    freeing_round *r = raw;
+    CHECK(petal_future_subscribe(r->future, count_call, r) == PETAL_OK);
+    AO_store_release(&r->subscribed, 1);
+    /* The waiter's node lands after this thread's first callback: wait until it is linked. */
+    while (petal_word_count(petal_cell_load(&r->future->cell)) != PETAL_BLOCK_FULL) sched_yield();
+    for (int i = 0; i < 9; i++) CHECK(petal_future_subscribe(r->future, count_call, r) == PETAL_OK);
+    CHECK(petal_future_fulfil(r->future, &r->value) == PETAL_OK);
+    return NULL;
+}
+
+static void test_future_freed_right_after_wait(void) {
+    unsigned rounds = petal_test_rounds(2000);
+    for (unsigned round = 0; round < rounds; round++) {
+        petal_future *future = malloc(sizeof *future);
+        CHECK(future != NULL);
+        if (future == NULL) return;
+        petal_future_init(future);
+        freeing_round *r = calloc(1, sizeof *r);
+        CHECK(r != NULL);
+        if (r == NULL) return;
+        r->future = future;
+        pthread_t thread;
+        CHECK(pthread_create(&thread, NULL, subscribe_and_fulfil, r) == 0);
+        while (AO_load_acquire(&r->subscribed) == 0) sched_yield();
+        CHECK(petal_future_wait(future, NULL) == PETAL_STATUS_FULFILLED);
+        /* Every callback has run by the time the wait returns... */
+        CHECK(AO_load_full(&r->calls) == 10);
+        /* ...and the resolver is done with the future: scribbling over it and freeing it at once
+           must go unnoticed (ASan reports the use-after-free otherwise; without it, the
+           resolver would read garbage as its waiter list). */
+        memset(future, 0xA5, sizeof *future);
+        free(future);
+        CHECK(pthread_join(thread, NULL) == 0);
+        free(r);
+    }
+}
+
+/* ------------------------------------------------------------------------------------------- */
+/* A wait from deep inside inline work runs the thread's deferred work instead of hanging.      */
+/* ------------------------------------------------------------------------------------------- */
+
+static void fulfil_next(petal_future *future, void *context) {
+    petal_future *next = context;
+    CHECK(petal_future_fulfil(next, petal_future_payload(future)) == PETAL_OK);
+}
+
+static void test_wait_inside_nested_callbacks_never_hangs(void) {
+    int value = 3;
+    /* Every depth, around the trampoline's limit and past it: at the limit, the fulfil of `a`
+       defers a's delivery (and with it the fulfil of `b`) to this thread's outermost frame,
+       which is the one now waiting. */
+    for (unsigned depth = 0; depth <= PETAL_TRAMPOLINE_DEPTH + 2; depth++) {
+        unsigned entered = 0;
+        while (entered < depth && petal_trampoline_enter()) entered++;
+        petal_future a, b;
+        petal_future_init(&a);
+        petal_future_init(&b);
+        CHECK(petal_future_subscribe(&a, fulfil_next, &b) == PETAL_OK);
+        CHECK(petal_future_fulfil(&a, &value) == PETAL_OK);
+        /* A deadline only so that a regression fails rather than hangs. */
+        struct timespec deadline = seconds_from_now(30);
+        CHECK(petal_future_wait(&b, &deadline) == PETAL_STATUS_FULFILLED);
+        CHECK(petal_future_payload(&b) == &value);
+        CHECK(petal_future_status(&a) == PETAL_STATUS_FULFILLED);
+        while (entered > 0) {
+            petal_trampoline_leave();
+            entered--;
+        }
+        CHECK(petal_trampoline_depth() == 0);
+    }
+}
+
+/* A callback may wait for its own future: it sees the outcome at once. */
+static void wait_for_own_future(petal_future *future, void *context) {
+    int *status = context;
+    struct timespec deadline = seconds_from_now(30);
+    *status = petal_future_wait(future, &deadline);
+}
+
+static void test_callback_waiting_for_its_own_future_returns_at_once(void) {
+    petal_future future;
+    petal_future_init(&future);
+    int first = -100, later = -100;
+    CHECK(petal_future_subscribe(&future, wait_for_own_future, &first) == PETAL_OK);
+    CHECK(petal_future_subscribe(&future, wait_for_own_future, &later) == PETAL_OK);
+    CHECK(petal_future_reject(&future, NULL) == PETAL_OK);
+    CHECK(first == PETAL_STATUS_REJECTED);
+    CHECK(later == PETAL_STATUS_REJECTED);
+}
+
+int main(void) {
+    RUN_TEST(test_other_threads_see_pending_until_delivery_ends);
+    RUN_TEST(test_future_freed_right_after_wait);
+    RUN_TEST(test_wait_inside_nested_callbacks_never_hangs);
+    RUN_TEST(test_callback_waiting_for_its_own_future_returns_at_once);
+    return petal_test_finish("test_future_lifetime");
+}
