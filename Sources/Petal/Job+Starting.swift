@@ -104,25 +104,42 @@ extension Job {
     }
 
     /// The future of a group of jobs: their outputs once all complete; the first failure
-    /// cancels the group's future and every other job, with its error as the indirect error.
+    /// cancels every other job, with its error as the indirect error, and then the group's future.
+    ///
+    /// Each job's failure callbacks are subscribed before the combinator's, so that when a job
+    /// fails the other jobs are cancelled (their states final) before the group resolves and its
+    /// observers run. They hold the jobs weakly: a job's future must not keep the other jobs
+    /// alive, or a job dropped unfinished would never be abandoned and the group never resolve.
     @usableFromInline
     static func group(_ jobs: [Job<Input, Output>], using pool: CancellationPool?) -> Future<[Output]> {
         if let pool { pool.add(contentsOf: jobs) }
-        let combined = Future<[Output]>.fulfillingWhen(jobs.map(\.future))
-        // Sendable: jobs are.
+        let members = jobs.map(WeakJob.init)
         for job in jobs {
-            job.future.storage.subscribe(
-                .cancelled { indirectError in
-                    for other in jobs where other !== job { other.cancel(withIndirectError: indirectError) }
-                })
-            job.future.storage.subscribe(
-                .rejected { error in
-                    for other in jobs where other !== job { other.cancel(withIndirectError: error) }
-                })
+            job.future.storage.subscribe(.cancelled { members.cancelEvery(withIndirectError: $0) })
+            job.future.storage.subscribe(.rejected { members.cancelEvery(withIndirectError: $0) })
         }
-        // A request to cancel the group asks every job.
+        let combined = Future<[Output]>.fulfillingWhen(jobs.map(\.future))
+        // A request to cancel the group asks every job still alive.
         combined.storage.markPropagating()
-        CancellationRegistry.add({ for job in jobs { job.attemptCancel() } }, for: combined.storage)
+        CancellationRegistry.add({ for member in members { member.job?.attemptCancel() } }, for: combined.storage)
         return combined
+    }
+}
+
+/// A job held weakly, by the callbacks of a group (see ``Job/group(_:using:)``).
+@usableFromInline
+struct WeakJob<Input, Output>: Sendable {
+    @usableFromInline
+    weak var job: Job<Input, Output>?
+
+    @usableFromInline
+    init(_ job: Job<Input, Output>) { self.job = job }
+}
+
+extension Array {
+    /// Cancels every job still alive and unfinished (a finished one keeps its outcome).
+    @usableFromInline
+    func cancelEvery<Input, Output>(withIndirectError error: (any Error)?) where Element == WeakJob<Input, Output> {
+        for member in self { member.job?.cancel(withIndirectError: error) }
     }
 }
