@@ -127,6 +127,6 @@ extension Future {
         }
         // Unchecked for the reason given in `timeout(at:duration:now:on:)`.
         let work = UncheckedSendableBox((output, outcome))
-        context.execute { _ = work.value.0.resolve(with: work.value.1) }
+        context.execute({ _ = work.value.0.resolve(with: work.value.1) }, ifDropped: dropped(output, by: context))
     }
 }

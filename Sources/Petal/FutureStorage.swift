@@ -143,19 +143,27 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader, Value> {
     /// could resolve any more gets here (a promise resolves its future before letting go); its
     /// waiters can never run. No subscriber can be between a reservation and its commit (it
     /// would hold a reference), so every reserved slot holds a callback exactly when it is READY.
+    ///
+    /// The callbacks are released through the trampoline, not here: a callback may hold the
+    /// next link of a chain that is itself undelivered, whose deinit releases the next, and so
+    /// on; past the trampoline's depth the rest is released by the outermost frame, so a chain
+    /// of any length is freed in bounded stack.
     @inline(never)
     private func freeUndelivered(_ word: petal_word) {
-        if petal_cell_slot_flag(cell).pointee == PETAL_SLOT_READY { slot.deinitialize(count: 1) }
+        let doomed = UndeliveredCallbacks<Value>()
+        if petal_cell_slot_flag(cell).pointee == PETAL_SLOT_READY { doomed.callbacks.append(slot.move()) }
         var next = petal_blocks_in_order(word)
         while let block = next {
             next = block.pointee.next
             for index in 0..<petal_block_reserved(block) {
                 if petal_block_flag(block, index).pointee == PETAL_SLOT_READY {
-                    CallbackBlock<Value>.callback(block, Int(index)).deinitialize(count: 1)
+                    doomed.callbacks.append(CallbackBlock<Value>.callback(block, Int(index)).move())
                 }
             }
             petal_block_free(block)
         }
+        guard !doomed.callbacks.isEmpty else { return }
+        Trampoline.run { doomed.callbacks.removeAll() }
     }
 
     // Each header field is reached through its own pointer, never as `header.pointee.field`: a
@@ -566,4 +574,10 @@ extension Int {
     func roundedUp(to alignment: Int) -> Int {
         (self + alignment - 1) & ~(alignment - 1)
     }
+}
+
+/// The callbacks of a storage freed undelivered, on their way to release (see
+/// `FutureStorage.freeUndelivered`). Confined to the freeing thread.
+final class UndeliveredCallbacks<Value> {
+    var callbacks: [Callback<Value>] = []
 }

@@ -55,7 +55,7 @@ extension Future {
         if Context.self == InlineExecutionContext.self {
             storage.settle(body)
         } else {
-            context.execute { target.value.settle(body) }
+            context.execute({ target.value.settle(body) }, ifDropped: dropped(target.value, by: context))
         }
         return Future(storage: storage)
     }
@@ -100,7 +100,10 @@ extension Job {
         }
         // The input belongs to this one start; it is handed over, never shared.
         let handOff = UncheckedSendableBox(input)
-        context.execute { self.start(with: handOff.value) }
+        context.execute(
+            { self.start(with: handOff.value) },
+            // A start the context dropped never comes: the job is cancelled instead.
+            ifDropped: { [weak self] in self?.cancel(withIndirectError: context.droppedWorkError) })
     }
 
     /// The future of a group of jobs: their outputs once all complete; the first failure

@@ -77,7 +77,7 @@ final class RetryLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
         if Context.self == InlineExecutionContext.self {
             run(number)
         } else {
-            context.execute { self.run(number) }
+            context.execute({ self.run(number) }, ifDropped: dropped(result, by: context))
         }
     }
 

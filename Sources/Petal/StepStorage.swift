@@ -102,19 +102,56 @@ final class StepStorage<Step: ChainStep>: FutureStorage<Step.Output> {
         }
     }
 
-    /// Hands the step to its context. Everything captured is confined to that one run: the
-    /// upstream is resolved (immutable), and only the step resolves this future. Inlinable
-    /// (never inlined) so that it is specialised with its caller.
+    /// Hands the step to its context, in a ``StepHop`` that cancels this future if the context
+    /// drops the work unrun. Inlinable (never inlined) so that it is specialised with its caller.
     @inlinable
     @inline(never)
     func hop(_ work: Step, upstream: FutureStorage<Step.Input>, kind: OutcomeKind) {
-        let handOff = UncheckedSendableBox((work, upstream, kind, self))
-        work.context.execute {
-            let (work, upstream, kind, downstream) = handOff.value
-            // Cancelled on request while the work waited for its context: skip it.
-            if petal_word_is_claimed(petal_cell_load(downstream.cell)) != 0 { return }
-            work.run(upstream: upstream, kind: kind, downstream: downstream)
-        }
+        let ticket = StepHop(work, upstream: upstream, kind: kind, downstream: self)
+        // Captures only the ticket, which then serves as the closure's context: no box.
+        work.context.execute { ticket.run() }
+    }
+}
+
+/// A step on its way to its context: the one allocation of a hop.
+///
+/// If the context releases it without running it (an event loop shut down), its deinit cancels
+/// the chained future with a ``DroppedWorkError``, so that it and the chain below it resolve
+/// instead of hanging.
+///
+/// `@unchecked Sendable`: everything captured is confined to that one run: the upstream is
+/// resolved (immutable), only the step resolves the chained future, and `work` is touched by
+/// the run (at most once) and then by the deinit, which the reference count orders after it.
+@usableFromInline
+final class StepHop<Step: ChainStep>: @unchecked Sendable {
+    @usableFromInline
+    var work: Step?
+    @usableFromInline
+    let upstream: FutureStorage<Step.Input>
+    @usableFromInline
+    let kind: OutcomeKind
+    @usableFromInline
+    let downstream: StepStorage<Step>
+
+    @inlinable
+    init(_ work: Step, upstream: FutureStorage<Step.Input>, kind: OutcomeKind, downstream: StepStorage<Step>) {
+        self.work = work
+        self.upstream = upstream
+        self.kind = kind
+        self.downstream = downstream
+    }
+
+    @inlinable
+    func run() {
+        guard let work = work.take() else { return }
+        // Cancelled on request while the work waited for its context: skip it.
+        if petal_word_is_claimed(petal_cell_load(downstream.cell)) != 0 { return }
+        work.run(upstream: upstream, kind: kind, downstream: downstream)
+    }
+
+    deinit {
+        guard let work else { return }
+        _ = downstream.fail(.cancelled, error: work.context.droppedWorkError)
     }
 }
 

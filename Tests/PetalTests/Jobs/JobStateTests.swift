@@ -49,7 +49,8 @@ struct JobStateTests {
     func cancelFromEveryState() {
         for setUp in 0..<3 {
             let job = ManualJob<Int, Int>()
-            if setUp == 1 { _ = Future.start(running: job, with: 1, on: NeverRuns()) }
+            let neverRuns = NeverRuns()
+            if setUp == 1 { _ = Future.start(running: job, with: 1, on: neverRuns) }
             if setUp == 2 { job.start(with: 1) }
             #expect(job.state == [JobState.pending, .enqueued, .executing][setUp])
             #expect(job.cancel(withIndirectError: TestError(4)))
@@ -168,7 +169,10 @@ struct JobStateTests {
     }
 }
 
-/// A context that never runs what it is given, to hold a job in the enqueued state.
+/// A context that keeps what it is given and never runs it, to hold a job in the enqueued
+/// state. (Letting go of the work would be a drop, which cancels the job.)
 struct NeverRuns: ExecutionContext {
-    func execute(_ work: @escaping @Sendable () -> Void) {}
+    let held = Recorder<@Sendable () -> Void>()
+
+    func execute(_ work: @escaping @Sendable () -> Void) { held.record(work) }
 }

@@ -1,0 +1,55 @@
+/// Work handed to an ``ExecutionContext``, with what to do instead if the context drops it.
+///
+/// Why: a context may release work without running it (an event loop shut down). The work is
+/// the only thing that would resolve some future; that future must then be failed, or it and
+/// everything chained below it stay pending forever. The only sign of a drop is the release
+/// itself, so the work travels in this object, whose deinit runs `dropped` if `run` never did.
+///
+/// `@unchecked Sendable`: `work` and `dropped` are touched by one thread at a time: by the
+/// context's thread in ``run()`` (at most once), and by whichever thread releases the object
+/// last, in the deinit, which the reference count orders after the run.
+final class DroppableWork: @unchecked Sendable {
+    private var work: (@Sendable () -> Void)?
+    private var dropped: (@Sendable () -> Void)?
+
+    init(_ work: @escaping @Sendable () -> Void, ifDropped dropped: @escaping @Sendable () -> Void) {
+        self.work = work
+        self.dropped = dropped
+    }
+
+    /// Runs the work (once); from then on a release is not a drop.
+    func run() {
+        dropped = nil
+        let work = self.work.take()
+        work?()
+    }
+
+    deinit {
+        dropped?()
+    }
+}
+
+extension ExecutionContext {
+    /// Hands `work` to the context; if the context releases it without running it, `dropped`
+    /// runs instead, on the releasing thread.
+    @usableFromInline
+    func execute(_ work: @escaping @Sendable () -> Void, ifDropped dropped: @escaping @Sendable () -> Void) {
+        let ticket = DroppableWork(work, ifDropped: dropped)
+        // Captures only the ticket, which then serves as the closure's context: no box.
+        execute { ticket.run() }
+    }
+
+    /// The error for work this context dropped.
+    @usableFromInline
+    var droppedWorkError: DroppedWorkError {
+        DroppedWorkError(context: String(describing: type(of: self)))
+    }
+}
+
+/// What to do when `context` drops the work that would resolve `storage`: cancel it, saying so.
+@usableFromInline
+func dropped<Value>(_ storage: FutureStorage<Value>, by context: some ExecutionContext) -> @Sendable () -> Void {
+    // Unchecked: failing a storage moves no value, only an error, which is Sendable.
+    let target = UncheckedSendableBox(storage)
+    return { _ = target.value.fail(.cancelled, error: context.droppedWorkError) }
+}
