@@ -29,19 +29,6 @@ void petal_future_init(petal_future *future) {
     future->inline_slot.context = NULL;
 }
 
-/* A blocking waiter (petal_future_wait). Shared by the waiting thread and the future's list (a
-   timed-out wait returns while the waiter is still linked), so the last of the two frees it. */
-typedef struct petal_blocking_waiter {
-    petal_waiter waiter;
-    pthread_mutex_t mutex;
-    pthread_cond_t condition;
-    int signalled;
-    volatile AO_t owners;
-    struct petal_blocking_waiter *later; /* the deliverer's list of waiters to wake at the end */
-} petal_blocking_waiter;
-
-static void petal_blocking_wake(petal_future *future, void *context);
-
 /* The futures this thread is delivering, innermost first: inside a delivery, the thread (its
    callbacks, and whatever they call) sees the outcome before the future is RESOLVED. */
 typedef struct petal_delivery_frame {
@@ -58,27 +45,47 @@ static int petal_delivering_here(const petal_future *future) {
     return 0;
 }
 
-/* Blocking waiters met during a delivery, oldest first: they are woken once the future is
-   RESOLVED, because a woken waiter may free the future at once. */
-typedef struct petal_wake_list {
-    petal_blocking_waiter *head;
-    petal_blocking_waiter *tail;
-} petal_wake_list;
+/* ------------------------------------------------------------------------------------------- */
+/* The parking table: where petal_future_wait sleeps. A fixed table of mutexes and conditions   */
+/* outside every future, so that waking the sleepers never touches a future its waiters may    */
+/* already have freed, and a wait that gives up leaves nothing behind. Futures that share a     */
+/* bucket only share spurious wake-ups.                                                         */
+/* ------------------------------------------------------------------------------------------- */
 
-static void petal_run_slot(petal_future *future, petal_callback_slot slot, petal_wake_list *wakes) {
-    if (slot.callback == petal_blocking_wake) {
-        petal_blocking_waiter *blocking = slot.context;
-        blocking->later = NULL;
-        if (wakes->tail != NULL) wakes->tail->later = blocking; else wakes->head = blocking;
-        wakes->tail = blocking;
-        return;
+enum { PETAL_PARKING_BUCKETS = 64 };
+
+typedef struct petal_parking_spot {
+    pthread_mutex_t mutex;
+    pthread_cond_t condition; /* CLOCK_REALTIME, the clock of petal_future_wait's deadlines */
+} petal_parking_spot;
+
+static petal_parking_spot petal_parking_table[PETAL_PARKING_BUCKETS];
+static pthread_once_t petal_parking_table_once = PTHREAD_ONCE_INIT;
+
+static void petal_parking_table_init(void) {
+    for (unsigned i = 0; i < PETAL_PARKING_BUCKETS; i++) {
+        pthread_mutex_init(&petal_parking_table[i].mutex, NULL);
+        pthread_cond_init(&petal_parking_table[i].condition, NULL);
     }
-    slot.callback(future, slot.context);
+}
+
+static petal_parking_spot *petal_parking_spot_of(const petal_cell *cell) {
+    pthread_once(&petal_parking_table_once, petal_parking_table_init);
+    return &petal_parking_table[petal_parking_bucket(cell, PETAL_PARKING_BUCKETS)];
+}
+
+/* Wakes the threads sleeping on `cell`, which the caller has just made RESOLVED with a word that
+   had PARKED. Only the cell's address is used: the future may be freed already. */
+static void petal_unpark(const petal_cell *cell) {
+    petal_parking_spot *spot = petal_parking_spot_of(cell);
+    pthread_mutex_lock(&spot->mutex);
+    pthread_cond_broadcast(&spot->condition);
+    pthread_mutex_unlock(&spot->mutex);
 }
 
 /* Settles and runs the reserved slots of a taken word's blocks, oldest first, freeing the
    blocks the future allocated (a caller-owned waiter has no `memory`). */
-static void petal_deliver_blocks(petal_future *future, petal_word taken, petal_wake_list *wakes) {
+static void petal_deliver_blocks(petal_future *future, petal_word taken) {
     petal_block *block = petal_blocks_in_order(taken);
     while (block != NULL) {
         /* Read before running: a caller-owned waiter's callback may free the waiter. */
@@ -88,7 +95,8 @@ static void petal_deliver_blocks(petal_future *future, petal_word taken, petal_w
         unsigned stragglers = 0;
         for (unsigned index = 0; index < reserved; index++) {
             if (petal_slot_settle(&block->flags[index])) {
-                petal_run_slot(future, petal_block_slots(block)[index], wakes);
+                petal_callback_slot slot = petal_block_slots(block)[index];
+                slot.callback(future, slot.context);
             } else {
                 stragglers += 1;
             }
@@ -98,30 +106,24 @@ static void petal_deliver_blocks(petal_future *future, petal_word taken, petal_w
     }
 }
 
-/* Runs every waiter, then makes the future RESOLVED (take_more's last CAS is this thread's last
-   touch of it), and only then wakes the blocking waiters: the contract that lets a C user free
-   a future as soon as petal_future_wait or petal_future_status says it is resolved. */
+/* Runs every waiter. take_more's last CAS makes the future RESOLVED and is this thread's last
+   touch of it (petal_unpark uses its address only): the contract that lets a C user free a
+   future as soon as petal_future_wait or petal_future_status says it is resolved. */
 static void petal_deliver(petal_future *future, petal_word taken) {
     petal_delivery_frame frame = {future, petal_delivering};
     petal_delivering = &frame;
-    petal_wake_list wakes = {NULL, NULL};
     if (petal_word_includes_inline(taken) && petal_slot_settle(&future->cell.slot_flag)) {
-        petal_run_slot(future, future->inline_slot, &wakes);
+        future->inline_slot.callback(future, future->inline_slot.context);
     }
-    petal_deliver_blocks(future, taken, &wakes);
+    petal_deliver_blocks(future, taken);
+    petal_word more;
     for (;;) {
-        petal_word more = petal_cell_take_more(&future->cell);
+        more = petal_cell_take_more(&future->cell);
         if (petal_word_list(more) == NULL) break;
-        petal_deliver_blocks(future, more, &wakes);
+        petal_deliver_blocks(future, more);
     }
     petal_delivering = frame.outer;
-    /* `future` may be freed from here on. */
-    petal_blocking_waiter *blocking = wakes.head;
-    while (blocking != NULL) {
-        petal_blocking_waiter *next = blocking->later; /* read before the wake may free it */
-        petal_blocking_wake(NULL, blocking);
-        blocking = next;
-    }
+    if (petal_word_has_parked(more)) petal_unpark(&future->cell);
 }
 
 /* Inline work for the trampoline: a delivery (callback == NULL), or one callback for a future
@@ -171,7 +173,11 @@ int petal_future_resolve(petal_future *future, petal_status status, void *payloa
     future->payload = payload; /* ours alone until publish releases it */
     petal_word taken = petal_cell_publish(&future->cell, (unsigned)status);
     if (petal_word_has_waiters(taken)) {
+        /* Delivers (now, or deferred), then wakes the sleepers. */
         petal_run_inline((petal_inline_work){.future = future, .taken = taken});
+    } else if (petal_word_has_parked(taken)) {
+        /* RESOLVED already. The wake uses the cell's address only: the future may be freed. */
+        petal_unpark(&future->cell);
     }
     return PETAL_OK;
 }
@@ -244,25 +250,6 @@ void *petal_future_payload(const petal_future *future) {
     return future->payload;
 }
 
-static void petal_blocking_release(petal_blocking_waiter *blocking) {
-    /* FULL: the other owner's last accesses happen before the free. */
-    if (AO_fetch_and_sub1_full(&blocking->owners) == 1) {
-        pthread_cond_destroy(&blocking->condition);
-        pthread_mutex_destroy(&blocking->mutex);
-        free(blocking);
-    }
-}
-
-static void petal_blocking_wake(petal_future *future, void *context) {
-    (void)future;
-    petal_blocking_waiter *blocking = context;
-    pthread_mutex_lock(&blocking->mutex);
-    blocking->signalled = 1;
-    pthread_cond_signal(&blocking->condition);
-    pthread_mutex_unlock(&blocking->mutex);
-    petal_blocking_release(blocking);
-}
-
 int petal_future_wait(petal_future *future, const struct timespec *deadline) {
     petal_status status = petal_future_status(future);
     if (status != PETAL_STATUS_PENDING) return status;
@@ -274,27 +261,23 @@ int petal_future_wait(petal_future *future, const struct timespec *deadline) {
     if (deadline != NULL && (deadline->tv_nsec < 0 || deadline->tv_nsec >= 1000000000L)) {
         return PETAL_ERR_INVALID;
     }
-    /* The waiter is a block: 32-byte aligned, which malloc does not promise. (C11 wants the
-       size a multiple of the alignment, which sizeof already is.) */
-    petal_blocking_waiter *blocking = aligned_alloc(_Alignof(petal_blocking_waiter), sizeof(petal_blocking_waiter));
-    if (blocking == NULL) return PETAL_ERR_NOMEM;
-    pthread_mutex_init(&blocking->mutex, NULL);
-    pthread_cond_init(&blocking->condition, NULL);
-    blocking->signalled = 0;
-    blocking->owners = 2;
-    petal_future_subscribe_node(future, &blocking->waiter, petal_blocking_wake, blocking);
-
+    /* Nothing is subscribed and nothing allocated: a wait that gives up leaves nothing behind,
+       however often a thread polls a future that never resolves. */
+    petal_parking_spot *spot = petal_parking_spot_of(&future->cell);
     int failure = 0;
-    pthread_mutex_lock(&blocking->mutex);
-    while (!blocking->signalled && failure == 0) {
-        int rc = deadline == NULL ? pthread_cond_wait(&blocking->condition, &blocking->mutex)
-                                  : pthread_cond_timedwait(&blocking->condition, &blocking->mutex, deadline);
-        /* Spurious wake-ups loop; a timeout or any error ends the wait unless already woken. */
+    pthread_mutex_lock(&spot->mutex);
+    /* Parked (or found parked) before every sleep, which is also the recheck: park refuses
+       once the cell is RESOLVED. */
+    while (failure == 0 && petal_cell_park(&future->cell)) {
+        int rc = deadline == NULL ? pthread_cond_wait(&spot->condition, &spot->mutex)
+                                  : pthread_cond_timedwait(&spot->condition, &spot->mutex, deadline);
+        /* Spurious wake-ups (and another future's broadcast in this bucket) loop; a timeout or
+           any error ends the wait. */
         if (rc == ETIMEDOUT) failure = PETAL_ERR_TIMEDOUT;
         else if (rc != 0) failure = PETAL_ERR_INVALID;
     }
-    if (blocking->signalled) failure = 0;
-    pthread_mutex_unlock(&blocking->mutex);
-    petal_blocking_release(blocking);
+    /* Resolved wins over a timeout that raced it. */
+    if (petal_word_is_resolved(petal_cell_load(&future->cell))) failure = 0;
+    pthread_mutex_unlock(&spot->mutex);
     return failure != 0 ? failure : (int)petal_future_status(future);
 }

@@ -1,3 +1,5 @@
+import CPetal
+
 /// Swift concurrency: awaiting a future, and making a future from an `async` closure.
 ///
 /// Awaiting never blocks a thread: a task that awaits a pending future suspends on a
@@ -19,8 +21,8 @@ extension Future where Value: Sendable {
     /// - **cancelled**: throws a ``FutureCancelledError`` carrying the indirect error, as
     ///   ``Outcome/get()`` does;
     /// - **the awaiting task is cancelled** while the future is pending: throws
-    ///   `CancellationError` at once. The future is not affected; its callback for this wait
-    ///   stays subscribed until it resolves, then does nothing (it no longer holds the task).
+    ///   `CancellationError` at once. The future is not affected, and keeps nothing of the
+    ///   wait: tasks may give up on a future that never resolves as often as they like.
     @inlinable
     nonisolated(nonsending) public var value: Value {
         get async throws {
@@ -88,21 +90,15 @@ extension Future where Value: Sendable {
         self = future
     }
 
-    /// The slow path of ``value``: the future was pending.
+    /// The slow path of ``value``: the future was pending. The task parks in the parking table
+    /// rather than in the future, so a cancelled wait leaves nothing behind.
     @usableFromInline
     nonisolated(nonsending) func suspendForValue() async throws -> Value {
-        let gate = ContinuationGate<Value>()
+        let parked = ParkedValue(storage)
         return try await withTaskCancellationHandler {
-            try await withValueContinuation { continuation in
-                // Already cancelled: the handler ran first and closed the gate; do not subscribe.
-                guard gate.park(continuation) else {
-                    continuation.resume(throwing: CancellationError())
-                    return
-                }
-                storage.subscribe(.resolved { outcome in gate.resume(with: outcome) })
-            }
+            try await withValueContinuation { continuation in parked.park(continuation) }
         } onCancel: {
-            gate.cancel()
+            parked.cancel()
         }
     }
 
@@ -155,73 +151,69 @@ extension Future where Value: Sendable {
     }
 #endif
 
-/// The one-shot between a future's callback and a task's cancellation handler, which race to
-/// resume the same continuation: exactly one of them takes it.
+/// What became of a task that tried to park (see `ParkedValue.park`).
+private enum ParkAttempt { case parked, cancelled, resolved }
+
+/// A task awaiting ``Future/value`` of a pending future, parked in the parking table (see
+/// ``ParkingLot``): the wake of the future's resolution and the task's cancellation race to
+/// resume it, and whoever takes it out of its bucket, under the bucket's lock, does.
 ///
-/// A pthread mutex rather than an atomic: ThreadSanitizer cannot see the ordering of
-/// `Synchronization.Atomic`, and the continuation itself is plain memory handed from the
-/// parking task to whichever side wins, so it must be ordered by something TSan understands.
-/// The lock is taken at most three times per wait, never on the already-resolved path.
-private struct ContinuationGate<Value: Sendable>: Sendable {
-    private enum State {
-        /// Neither parked nor cancelled yet.
-        case open
-        /// The task is suspended on this continuation; the first of resume and cancel takes it.
-        case parked(ValueContinuation<Value>)
-        /// The task was cancelled before it parked.
-        case cancelled
-        /// The continuation was taken; nothing more happens.
-        case closed
+/// A cancelled wait takes itself out of the bucket, so nothing of it stays behind: awaiting a
+/// future that never resolves from tasks that are cancelled holds no memory.
+///
+/// `@unchecked Sendable`: `continuation` and `cancelledEarly` are only touched with the bucket's
+/// lock held; `storage` never changes. A pthread mutex, not an atomic: ThreadSanitizer sees its
+/// ordering, and the continuation is plain memory handed from the parking task to the winner.
+private final class ParkedValue<Value: Sendable>: ParkedTask, @unchecked Sendable {
+    let storage: FutureStorage<Value>
+    private let bucket: ParkingBucket
+    private var continuation: ValueContinuation<Value>?
+    /// The task was cancelled before it parked.
+    private var cancelledEarly = false
+
+    init(_ storage: FutureStorage<Value>) {
+        self.storage = storage
+        bucket = ParkingLot.bucket(for: storage.cell)
     }
 
-    private let state = PosixLock(State.open)
+    var cell: UnsafeMutablePointer<petal_cell> { storage.cell }
 
-    init() {}
-
-    /// Stores the continuation, unless the task was already cancelled.
-    ///
-    /// - Returns: `true` if parked; `false` if cancelled, in which case the caller resumes the
-    ///   continuation with `CancellationError` itself.
-    func park(_ continuation: ValueContinuation<Value>) -> Bool {
-        state.withLock { state in
-            guard case .open = state else {
-                state = .closed
-                return false
-            }
-            state = .parked(continuation)
-            return true
+    /// Parks the task on `continuation`, or resumes it at once: cancelled already, or the
+    /// outcome is out.
+    func park(_ continuation: ValueContinuation<Value>) {
+        let now: ParkAttempt = bucket.monitor.withLock {
+            if cancelledEarly { return .cancelled }
+            self.continuation = continuation
+            if bucket.parkLocked(self) { return .parked }
+            self.continuation = nil
+            return .resolved
         }
-    }
-
-    /// Resumes the parked task with the future's outcome, unless cancellation took it first.
-    func resume(with outcome: Outcome<Value>) {
         // Resumed outside the lock: resuming may run the task at once on this thread.
-        take()?.resume(with: Result { try outcome.get() })
+        switch now {
+        case .parked: break
+        case .cancelled: continuation.resume(throwing: CancellationError())
+        case .resolved: continuation.resume(with: Result { try storage.peek().unsafelyUnwrapped.get() })
+        }
     }
 
-    /// Resumes the parked task with `CancellationError`, or, before it parks, tells it not to.
+    /// The wake took the task out of its bucket: resume it with the outcome.
+    func resumeResolved() {
+        let continuation = bucket.monitor.withLock { self.continuation.take() }
+        continuation?.resume(with: Result { try storage.peek().unsafelyUnwrapped.get() })
+    }
+
+    /// The task was cancelled: take it out of its bucket and resume it with `CancellationError`,
+    /// unless the wake took it first; before it parks, tell it not to.
     func cancel() {
-        let continuation: ValueContinuation<Value>? = state.withLock { state in
-            switch state {
-            case .open:
-                state = .cancelled
-                return nil
-            case .parked(let continuation):
-                state = .closed
-                return continuation
-            case .cancelled, .closed:
+        let continuation: ValueContinuation<Value>? = bucket.monitor.withLock {
+            guard let continuation = self.continuation else {
+                cancelledEarly = true
                 return nil
             }
-        }
-        continuation?.resume(throwing: CancellationError())
-    }
-
-    /// Takes the parked continuation, leaving the gate closed.
-    private func take() -> ValueContinuation<Value>? {
-        state.withLock { state in
-            guard case .parked(let continuation) = state else { return nil }
-            state = .closed
+            guard bucket.removeLocked(self) else { return nil }  // the wake has it
+            self.continuation = nil
             return continuation
         }
+        continuation?.resume(throwing: CancellationError())
     }
 }

@@ -470,8 +470,13 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader, Value> {
         if petal_atomic_u32_load(requestWord) & CancellationRequestWord.hasActions != 0 {
             discardCancellationActions()
         }
-        // Nobody subscribed: the cell is RESOLVED already and there is nothing to run.
-        if petal_word_has_waiters(taken) == 0 { return }
+        // Nobody subscribed: the cell is RESOLVED already and there is nothing to run, but
+        // perhaps threads or tasks to wake (one bit of a word in a register, set only by waits
+        // that found the future pending).
+        if petal_word_has_waiters(taken) == 0 {
+            if petal_word_has_parked(taken) != 0 { ParkingLot.unpark(cell) }
+            return
+        }
         if petal_trampoline_enter_fast() != 0 {
             runWaiters(taken, kind: kind)
             petal_trampoline_leave_fast()
@@ -501,7 +506,11 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader, Value> {
         // cell (DELIVERING -> RESOLVED), and late subscribers queue until it does.
         while true {
             let more = petal_cell_take_more(cell)
-            if petal_word_list(more) == nil { return }
+            if petal_word_list(more) == nil {
+                // RESOLVED: wake the waits, after every callback subscribed before them.
+                if petal_word_has_parked(more) != 0 { ParkingLot.unpark(cell) }
+                return
+            }
             run(more, kind: kind)
         }
     }

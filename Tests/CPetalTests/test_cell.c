@@ -170,19 +170,22 @@ static void check_ran_in_sequence(const delivery *d, int first, int count) {
 /* ------------------------------------------------------------------------------------------- */
 
 static void test_word_and_block_layout(void) {
-    /* Five tag bits: two of phase, three of COUNT, and the block pointer above them. */
-    CHECK(PETAL_TAG_MASK == 31);
-    CHECK((PETAL_PHASE_MASK | PETAL_COUNT_MASK) == PETAL_TAG_MASK);
+    /* Six tag bits: two of phase, three of COUNT, PARKED, and the block pointer above them. */
+    CHECK(PETAL_TAG_MASK == 63);
+    CHECK((PETAL_PHASE_MASK | PETAL_COUNT_MASK | PETAL_PARKED) == PETAL_TAG_MASK);
     CHECK((PETAL_PHASE_MASK & PETAL_COUNT_MASK) == 0);
+    CHECK(((PETAL_PHASE_MASK | PETAL_COUNT_MASK) & PETAL_PARKED) == 0);
+    /* A full COUNT plus one reservation would carry into PARKED: reserve never adds to FULL. */
+    CHECK(((petal_word)PETAL_BLOCK_FULL << PETAL_COUNT_SHIFT) + PETAL_COUNT_ONE == PETAL_PARKED);
     CHECK(PETAL_COUNT_MASK >> PETAL_COUNT_SHIFT == PETAL_BLOCK_FULL);
     CHECK(PETAL_BLOCK_FULL == PETAL_BLOCK_SLOTS);
     CHECK((PETAL_PHASE_RESOLVED & PETAL_HAS_OUTCOME) && (PETAL_PHASE_DELIVERING & PETAL_HAS_OUTCOME));
     CHECK(!(PETAL_PHASE_PENDING & PETAL_HAS_OUTCOME) && !(PETAL_PHASE_CLAIMED & PETAL_HAS_OUTCOME));
     CHECK(PETAL_SLOT_EMPTY == 0); /* zeroed memory is an EMPTY flag */
 
-    /* Any block the owner embeds keeps the five bits free, and the payload follows the header. */
-    CHECK(_Alignof(petal_block) == 32);
-    CHECK(sizeof(petal_block) % 32 == 0);
+    /* Any block the owner embeds keeps the six bits free, and the payload follows the header. */
+    CHECK(_Alignof(petal_block) == 64);
+    CHECK(sizeof(petal_block) % 64 == 0);
     CHECK(offsetof(test_block, ids) == sizeof(petal_block));
     CHECK(offsetof(test_waiter, id) == sizeof(petal_block));
     test_waiter waiters[3];
@@ -200,12 +203,11 @@ static void test_block_allocate_aligns_and_empties(void) {
         CHECK(blocks[i] != NULL);
         if (blocks[i] == NULL) continue;
         petal_block *block = blocks[i];
-        CHECK(((uintptr_t)block & 31) == 0);
+        CHECK(((uintptr_t)block & 63) == 0);
         CHECK(block->memory != NULL); /* a core-owned block: the deliverer may free it */
         CHECK((uintptr_t)block >= (uintptr_t)block->memory);
-        CHECK((uintptr_t)block - (uintptr_t)block->memory < 32);
-        /* The requested bytes fit after the alignment (16 spare bytes cover malloc's 16). */
-        CHECK((uintptr_t)block - (uintptr_t)block->memory <= 16);
+        /* The requested bytes fit after the alignment (48 spare bytes cover malloc's 16). */
+        CHECK((uintptr_t)block - (uintptr_t)block->memory <= 48);
         CHECK(block->refs == 0);
         CHECK(block->capacity == capacity);
         CHECK(block->below == 0 && block->reserved == 0); /* the push and the taker set them */
@@ -413,6 +415,85 @@ static void test_push_keeps_the_phase(void) {
         CHECK(block->next == NULL);
         free_block(block); /* the cell is a scratch copy: nobody delivers it */
     }
+}
+
+static void test_parked_survives_every_transition_until_resolved(void) {
+    /* A sleeper marks a pending cell; reserve, push, push_waiter, claim, publish with waiters
+       and take_more with a list all keep the mark; the transition to RESOLVED drops it from the
+       word and hands it to its caller. */
+    petal_cell cell;
+    petal_cell_init(&cell);
+    CHECK(petal_cell_park(&cell) == 1);
+    CHECK(petal_cell_load(&cell) == PETAL_PARKED);
+    CHECK(petal_cell_park(&cell) == 1); /* a second sleeper: already marked, no change */
+    CHECK(petal_cell_load(&cell) == PETAL_PARKED);
+
+    int inline_id = -1;
+    subscribe(&cell, &inline_id, 0);                              /* the inline slot */
+    CHECK(petal_word_has_parked(petal_cell_load(&cell)));
+    subscribe(&cell, &inline_id, 1);                              /* a pushed block */
+    subscribe(&cell, &inline_id, 2);                              /* a reserved slot */
+    CHECK(petal_word_has_parked(petal_cell_load(&cell)));
+    test_waiter waiter;
+    waiter_init(&waiter, 3);
+    CHECK(petal_cell_push_waiter(&cell, &waiter.header) == PETAL_SUBSCRIBED);
+    CHECK(petal_word_has_parked(petal_cell_load(&cell)));
+    CHECK(petal_cell_claim(&cell) == 1);
+    CHECK(petal_word_has_parked(petal_cell_load(&cell)));
+
+    petal_word taken = petal_cell_publish(&cell, 0);
+    CHECK(petal_word_has_waiters(taken) && petal_word_has_parked(taken));
+    CHECK(petal_cell_load(&cell) == (PETAL_PHASE_DELIVERING | PETAL_PARKED));
+    CHECK(petal_cell_park(&cell) == 1); /* delivering is not resolved: sleepers still sleep */
+
+    /* A late subscriber while delivering, then the batches. */
+    delivery d = {0};
+    if (petal_word_includes_inline(taken) && petal_slot_settle(&cell.slot_flag)) delivery_run(&d, inline_id);
+    deliver_blocks(&d, taken);
+    subscribe(&cell, &inline_id, 4);
+    petal_word more = petal_cell_take_more(&cell);
+    CHECK(petal_word_list(more) != NULL && petal_word_has_parked(more));
+    CHECK(petal_cell_load(&cell) == (PETAL_PHASE_DELIVERING | PETAL_PARKED));
+    deliver_blocks(&d, more);
+    petal_word last = petal_cell_take_more(&cell);
+    CHECK(petal_word_list(last) == NULL);
+    CHECK(petal_word_has_parked(last)); /* the caller wakes the sleepers */
+    CHECK(petal_cell_load(&cell) == PETAL_PHASE_RESOLVED);
+    CHECK(petal_cell_park(&cell) == 0); /* resolved: nobody sleeps any more */
+    const int expected[] = {0, 1, 2, 3, 4};
+    check_ran(&d, expected, 5);
+
+    /* Publish with nobody subscribed: RESOLVED at once, and the mark goes to the publisher. */
+    petal_cell quiet;
+    petal_cell_init(&quiet);
+    CHECK(petal_cell_park(&quiet) == 1);
+    CHECK(petal_cell_claim(&quiet) == 1);
+    petal_word replaced = petal_cell_publish(&quiet, 1);
+    CHECK(!petal_word_has_waiters(replaced) && petal_word_has_parked(replaced));
+    CHECK(petal_cell_load(&quiet) == PETAL_PHASE_RESOLVED);
+
+    /* Without a sleeper nothing is marked, so no resolver ever takes a bucket lock. */
+    petal_cell plain;
+    petal_cell_init(&plain);
+    CHECK(petal_cell_claim(&plain) == 1);
+    CHECK(!petal_word_has_parked(petal_cell_publish(&plain, 0)));
+}
+
+static void test_parking_buckets_spread_and_stay_in_range(void) {
+    enum { BUCKETS = 64, CELLS = 4096 };
+    unsigned used[BUCKETS] = {0};
+    petal_cell *cells = calloc(CELLS, sizeof *cells);
+    CHECK(cells != NULL);
+    if (cells == NULL) return;
+    for (unsigned i = 0; i < CELLS; i++) {
+        unsigned bucket = petal_parking_bucket(&cells[i], BUCKETS);
+        CHECK(bucket < BUCKETS);
+        if (bucket < BUCKETS) used[bucket]++;
+        CHECK(petal_parking_bucket(&cells[i], BUCKETS) == bucket); /* a function of the address */
+    }
+    /* Adjacent cells spread over every bucket, none taking more than four times its share. */
+    for (unsigned b = 0; b < BUCKETS; b++) CHECK(used[b] > 0 && used[b] <= 4 * CELLS / BUCKETS);
+    free(cells);
 }
 
 static void test_push_waiter_takes_no_reservations(void) {
@@ -1316,6 +1397,8 @@ int main(void) {
     RUN_TEST(test_reserve_inline_then_block_slots_until_full);
     RUN_TEST(test_push_refused_on_a_stale_word);
     RUN_TEST(test_push_keeps_the_phase);
+    RUN_TEST(test_parked_survives_every_transition_until_resolved);
+    RUN_TEST(test_parking_buckets_spread_and_stay_in_range);
     RUN_TEST(test_push_waiter_takes_no_reservations);
     RUN_TEST(test_claim_keeps_list_and_count_and_wins_once);
     RUN_TEST(test_reserve_and_push_while_claimed);

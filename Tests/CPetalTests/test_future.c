@@ -2,8 +2,8 @@
  * The C convenience future: resolution, callback order (inline slot, shared waiter blocks,
  * caller-owned waiters, late and re-entrant subscriptions), blocking waits, allocations per
  * subscriber, and concurrent subscribers and resolvers.
- * Run it under valgrind as well: timed-out waits leave waiters behind that the later
- * resolution must free, and caller-owned waiters must never be freed.
+ * Run it under valgrind as well: caller-owned waiters must never be freed, and waits (which
+ * sleep in a parking table, not in the future) must leave nothing behind.
  */
 #define _GNU_SOURCE
 #include "petal_test.h"
@@ -422,9 +422,9 @@ typedef struct wake_job {
 
 static void *fulfil_once_waited_on(void *raw) {
     wake_job *job = raw;
-    /* The waiter subscribes before it blocks; resolving only once its node is linked makes the
-       test take the blocking path every time instead of when the scheduler happens to. */
-    while (petal_word_list(petal_cell_load(&job->future->cell)) == NULL) sched_yield();
+    /* The waiter marks the cell PARKED before it sleeps; resolving only once it has makes the
+       test take the sleeping path every time instead of when the scheduler happens to. */
+    while (!petal_word_has_parked(petal_cell_load(&job->future->cell))) sched_yield();
     job->result = petal_future_fulfil(job->future, job->payload);
     return NULL;
 }
@@ -449,11 +449,17 @@ static void test_wait_with_past_deadline(void) {
     petal_future_init(&future);
     struct timespec past = seconds_from_now(-1);
     struct timespec epoch = {0, 0};
+    allocations before = allocations_now();
+    counting = 1;
     CHECK(petal_future_wait(&future, &past) == PETAL_ERR_TIMEDOUT);
     CHECK(petal_future_wait(&future, &epoch) == PETAL_ERR_TIMEDOUT);
+    counting = 0;
     CHECK(petal_future_status(&future) == PETAL_STATUS_PENDING);
-    /* The timed-out waiters stay linked; the resolution must run and free them. */
-    CHECK(petal_word_list(petal_cell_load(&future.cell)) != NULL);
+    /* A wait that gives up leaves nothing: no allocation, nothing in the list, only the mark
+       that someone may sleep (the resolver then broadcasts once, to nobody). */
+    CHECK_ALLOCATIONS_SINCE(before, 0, 0);
+    CHECK(petal_word_list(petal_cell_load(&future.cell)) == NULL);
+    CHECK(petal_word_has_parked(petal_cell_load(&future.cell)));
 
     int value = 9;
     call_log log = {0};
@@ -724,7 +730,7 @@ static void test_hot_future_shares_blocks(void) {
 
 static void test_waiter_after_a_partly_filled_block_leaks_nothing(void) {
     /* Two allocated subscribers leave the newest block with one of seven slots used; then a
-       caller-owned waiter is pushed over it (as petal_future_wait does after a subscribe).
+       caller-owned waiter is pushed over it.
        Resolving must run all four and free that block. */
     petal_future future;
     petal_future_init(&future);

@@ -3,6 +3,7 @@
  * contract in petal.h ("freeable once petal_future_wait or petal_future_status says resolved,
  * outside its own callbacks") and petal_future_wait's run of this thread's deferred work.
  * Run it under ASan and TSan too: the free-after-wait rounds are the use-after-free they catch.
+ * And a wait that gives up leaves nothing in the future, however often it is repeated.
  */
 #define _GNU_SOURCE
 #include "petal_test.h"
@@ -110,8 +111,8 @@ static void *subscribe_and_fulfil(void *raw) {
     freeing_round *r = raw;
     CHECK(petal_future_subscribe(r->future, count_call, r) == PETAL_OK);
     AO_store_release(&r->subscribed, 1);
-    /* The waiter's node lands after this thread's first callback: wait until it is linked. */
-    while (petal_word_count(petal_cell_load(&r->future->cell)) != PETAL_BLOCK_FULL) sched_yield();
+    /* The waiter sleeps after this thread's first callback: wait until it has marked the cell. */
+    while (!petal_word_has_parked(petal_cell_load(&r->future->cell))) sched_yield();
     for (int i = 0; i < 9; i++) CHECK(petal_future_subscribe(r->future, count_call, r) == PETAL_OK);
     CHECK(petal_future_fulfil(r->future, &r->value) == PETAL_OK);
     return NULL;
@@ -197,10 +198,85 @@ static void test_callback_waiting_for_its_own_future_returns_at_once(void) {
     CHECK(later == PETAL_STATUS_REJECTED);
 }
 
+/* ------------------------------------------------------------------------------------------- */
+/* Sleepers of many futures share the parking table; each wakes for its own.                    */
+/* ------------------------------------------------------------------------------------------- */
+
+enum { PARK_FUTURES = 4, PARK_WAITERS_EACH = 3 };
+
+typedef struct parking_round {
+    petal_future futures[PARK_FUTURES];
+    int values[PARK_FUTURES];
+    volatile AO_t parked;
+    int results[PARK_FUTURES][PARK_WAITERS_EACH];
+} parking_round;
+
+typedef struct parking_waiter {
+    parking_round *round;
+    unsigned future;
+    unsigned index;
+} parking_waiter;
+
+static void *wait_parked(void *raw) {
+    parking_waiter *w = raw;
+    petal_future *future = &w->round->futures[w->future];
+    AO_fetch_and_add1_full(&w->round->parked);
+    /* Alternate the two sleeping forms: for ever, and with a deadline far enough away. */
+    struct timespec deadline = seconds_from_now(60);
+    w->round->results[w->future][w->index] = petal_future_wait(future, w->index % 2 ? &deadline : NULL);
+    return NULL;
+}
+
+static void test_sleepers_of_many_futures_wake_for_their_own(void) {
+    unsigned rounds = petal_test_rounds(100);
+    for (unsigned round = 0; round < rounds; round++) {
+        parking_round r;
+        memset(&r, 0, sizeof r);
+        for (unsigned f = 0; f < PARK_FUTURES; f++) petal_future_init(&r.futures[f]);
+        pthread_t threads[PARK_FUTURES][PARK_WAITERS_EACH];
+        parking_waiter waiters[PARK_FUTURES][PARK_WAITERS_EACH];
+        for (unsigned f = 0; f < PARK_FUTURES; f++) {
+            for (unsigned i = 0; i < PARK_WAITERS_EACH; i++) {
+                waiters[f][i] = (parking_waiter){&r, f, i};
+                CHECK(pthread_create(&threads[f][i], NULL, wait_parked, &waiters[f][i]) == 0);
+            }
+        }
+        while (AO_load_acquire(&r.parked) < PARK_FUTURES * PARK_WAITERS_EACH) sched_yield();
+        /* Resolve in an order that differs per round, each differently; a waiter woken by
+           another future's broadcast must sleep again until its own resolves. */
+        for (unsigned k = 0; k < PARK_FUTURES; k++) {
+            unsigned f = (k + round) % PARK_FUTURES;
+            petal_status status = (petal_status)(f % 3);
+            CHECK(petal_future_resolve(&r.futures[f], status, &r.values[f]) == PETAL_OK);
+        }
+        for (unsigned f = 0; f < PARK_FUTURES; f++) {
+            for (unsigned i = 0; i < PARK_WAITERS_EACH; i++) {
+                CHECK(pthread_join(threads[f][i], NULL) == 0);
+                CHECK(r.results[f][i] == (int)(f % 3));
+            }
+            CHECK(petal_future_payload(&r.futures[f]) == &r.values[f]);
+        }
+    }
+}
+
+/* A thread that polls a future nobody resolves, twenty thousand times: each wait gives up at
+   once and leaves nothing (the list stays empty; ASan's leak check and valgrind agree). */
+static void test_polling_a_pending_future_holds_nothing(void) {
+    petal_future future;
+    petal_future_init(&future);
+    struct timespec past = seconds_from_now(-1);
+    for (unsigned i = 0; i < 20000; i++) CHECK(petal_future_wait(&future, &past) == PETAL_ERR_TIMEDOUT);
+    CHECK(petal_word_list(petal_cell_load(&future.cell)) == NULL);
+    CHECK(petal_future_fulfil(&future, NULL) == PETAL_OK);
+    CHECK(petal_future_wait(&future, &past) == PETAL_STATUS_FULFILLED);
+}
+
 int main(void) {
     RUN_TEST(test_other_threads_see_pending_until_delivery_ends);
     RUN_TEST(test_future_freed_right_after_wait);
     RUN_TEST(test_wait_inside_nested_callbacks_never_hangs);
     RUN_TEST(test_callback_waiting_for_its_own_future_returns_at_once);
+    RUN_TEST(test_sleepers_of_many_futures_wake_for_their_own);
+    RUN_TEST(test_polling_a_pending_future_holds_nothing);
     return petal_test_finish("test_future_lifetime");
 }

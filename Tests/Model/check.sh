@@ -1,6 +1,7 @@
 #!/bin/sh
-# Model-checks the petal cell protocol v2 (petal_cell.pml: waiter blocks) with spin, full
-# state-space search.
+# Model-checks the petal cell protocol v2 (petal_cell.pml: waiter blocks) and the sleep until a
+# cell is RESOLVED (petal_wait.pml: PARKED and the parking table) with spin, full state-space
+# search.
 #
 #   Every correct configuration must verify with 0 errors and a completed search.
 #   Every seeded-bug variant must make spin report an error (its counterexample is narrated).
@@ -25,6 +26,9 @@ PAN_CFLAGS=${PAN_CFLAGS--DCOLLAPSE}
 # after its slots.
 BUGGY_VARIANTS="OLDER_BLOCKS_FULL KEEP_SPARE_BLOCK BUGGY_PUBLISH BUGGY_COMMIT EAGER_FREE
 SKIP_TAKE_MORE OLD_SLOT_RULE NO_COUNT_CAP NO_BELOW_CAP LATE_NEXT"
+# Must fail (petal_wait.pml): PARKED dropped by publish, a wake without the bucket lock, a check of
+# the phase that lets go of the lock before sleeping, and a single sleep without a recheck.
+WAIT_BUGGY_VARIANTS="DROP_PARKED UNLOCKED_WAKE CHECK_UNLOCKED SINGLE_SLEEP"
 
 for tool in spin "$CC"; do
     command -v "$tool" >/dev/null 2>&1 || { echo "check.sh: $tool not found" >&2; exit 2; }
@@ -32,7 +36,7 @@ done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/petal-model.XXXXXX") || exit 2
 if [ "${KEEP:-0}" = 1 ]; then echo "build directory: $work"; else trap 'rm -rf "$work"' EXIT; trap 'exit 129' HUP INT PIPE TERM; fi
-cp "$here/$model" "$work/" || exit 2
+cp "$here/$model" "$here/petal_wait.pml" "$work/" || exit 2
 cd "$work" || exit 2
 
 status=0
@@ -99,8 +103,8 @@ if [ "${LITERAL:-0}" = 1 ]; then must_verify literal -DLITERAL_LOOPS; fi
 
 # A variant's search stops at its first error, within a second: compiling pan without
 # optimisation saves about 6 s per variant.
-opt=-O0
-for v in $BUGGY_VARIANTS; do
+must_fail() {
+for v in "$@"; do
     echo "== variant $v (must report an error)"
     if verify "$v" "-D$v"; then
         if [ "$errors" = 0 ]; then
@@ -116,6 +120,16 @@ for v in $BUGGY_VARIANTS; do
         status=1
     fi
 done
+}
+opt=-O0
+must_fail $BUGGY_VARIANTS
+
+# The sleep: a resolver, two sleepers (one that may give up) and a neighbour in the bucket.
+model=petal_wait.pml
+opt=-O2
+must_verify wait
+opt=-O0
+must_fail $WAIT_BUGGY_VARIANTS
 
 if [ "$status" = 0 ]; then echo "check.sh: OK"; else echo "check.sh: FAILED"; fi
 exit "$status"

@@ -6,9 +6,11 @@
  * whoever brings refs to zero.
  *
  * THE WORD is modelled bit for bit with the specification's layout: bits 0-1 the phase
- * (PENDING 0, CLAIMED 1, RESOLVED 2, DELIVERING 3; HAS_OUTCOME = bit 1), bits 2-4 COUNT, bits 5..
- * LIST (the newest block). Blocks are small integers (0 is NULL): "block address" is
- * "block id << 5". Every predicate below is the specification's expression on that word.
+ * (PENDING 0, CLAIMED 1, RESOLVED 2, DELIVERING 3; HAS_OUTCOME = bit 1), bits 2-4 COUNT, bit 5
+ * PARKED (modelled in petal_wait.pml; nobody parks here, so it stays 0 and every transition's
+ * keeping of it is the identity), bits 6.. LIST (the newest block). Blocks are small integers
+ * (0 is NULL): "block address" is "block id << 6". Every predicate below is the
+ * specification's expression on that word.
  * The cell also has `kind` and `payload` (plain stores before publish), and the inline slot's
  * commit flag `slot_flag` (EMPTY 0, READY 1, SKIPPED 2; CAS only) and payload `slot_cb`.
  *
@@ -101,7 +103,7 @@
 #define COUNT_SHIFT  2
 #define COUNT_MASK   7
 #define COUNT_ONE    4        /* 1 << COUNT_SHIFT */
-#define LIST_SHIFT   5        /* blocks are 32-byte aligned: the pointer sits above bit 4 */
+#define LIST_SHIFT   6        /* blocks are 64-byte aligned: the pointer sits above PARKED (bit 5) */
 #define NIL          0
 #ifndef FULL
 #define FULL         2        /* stands for 7: the logic only asks COUNT < FULL */
@@ -134,7 +136,7 @@
 #define cbit(c) (1 << (c))
 #define SLOT(b, i) ((b) * FULL + (i))
 
-byte word = 0;                /* PENDING, COUNT 0, LIST NULL */
+short word = 0;               /* PENDING, COUNT 0, LIST NULL (above a byte: LIST is at bit 6) */
 byte kind = 0;                /* written by the claimer before publish */
 byte payload = 0;             /* the outcome, likewise */
 byte slot_flag = EMPTY;       /* the inline slot's commit flag */
@@ -483,7 +485,8 @@ inline deliver_blocks() {
 
 /* ---- a resolver: claim; the winner publishes and delivers ----------------------------------- */
 proctype Resolver(byte k) {
-    byte old, taken, lst, cnt, batch, nx, b, i, n, strag, f, z;
+    short old, taken;
+    byte lst, cnt, batch, nx, b, i, n, strag, f, z;
     short r;
     bit won, owned;
 
@@ -737,7 +740,8 @@ inline wait_subscribe(c) {
 /* A subscriber: callbacks first..last in sequence (each call returns before the next begins);
    own: the waiter, with its own block. One proctype for all three keeps pan.c small. */
 proctype Subscriber(byte first; byte last; bit own) {
-    byte c, w, b, i, z, path, mine, sb;
+    short w;
+    byte c, b, i, z, path, mine, sb;
     short r;
     c = first;
     do

@@ -5,13 +5,18 @@ import Testing
 
 @testable import Petal
 
-/// Yields until `future` has a subscriber, so that a test resolves it, or cancels the task
-/// awaiting it, only once that task has certainly parked its continuation (it parks before it
-/// subscribes).
+/// Yields until a task awaits `future` (`outcome` subscribes; `value` marks the cell PARKED,
+/// under its bucket's lock, which the test's resolve or cancel then waits for), so that a test
+/// resolves it, or cancels the task, only once that task has certainly parked its continuation.
 private func untilSubscribed<Value>(_ future: Future<Value>) async {
-    while petal_word_has_waiters(petal_cell_load(future.storage.cell)) == 0 {
+    while !hasSubscriber(future) && petal_word_has_parked(petal_cell_load(future.storage.cell)) == 0 {
         await Task.yield()
     }
+}
+
+/// How many tasks wait for `future` in the parking table.
+private func parkedTasks<Value>(_ future: Future<Value>) -> Int {
+    ParkingLot.bucket(for: future.storage.cell).parkedTaskCount(for: future.storage.cell)
 }
 
 /// Whether `future` has a subscriber.
@@ -173,10 +178,11 @@ struct ConcurrencyBridgeTests {
         await untilSubscribed(future)
         waiting.cancel()
         await #expect(throws: CancellationError.self) { try await waiting.value }
-        // The wait's callback is still subscribed; resolving (or abandoning) now runs it, and it
-        // must not resume the finished task again (debug builds use checked continuations,
+        // Nothing of the wait is left: no subscriber, nothing parked. Resolving (or abandoning)
+        // now must not resume the finished task again (debug builds use checked continuations,
         // which trap on a second resume).
-        #expect(hasSubscriber(future))
+        #expect(!hasSubscriber(future))
+        #expect(parkedTasks(future) == 0)
         if dropPromise {
             promise = nil
             #expect(future.peek()?.error is AbandonedPromiseError)
@@ -185,6 +191,24 @@ struct ConcurrencyBridgeTests {
             #expect(future.peek()?.value == 14)
         }
         await #expect(throws: CancellationError.self) { try await waiting.value }
+    }
+
+    @Test("tasks that give up on a future that never resolves leave nothing behind")
+    func cancelledAwaitsLeaveNothing() async {
+        let promise = Promise<Int>()
+        let future = promise.future
+        let count = scaled(1_000, floor: 100)
+        let waiting = (0..<count).map { _ in Task { try await future.value } }
+        while parkedTasks(future) < count { await Task.yield() }
+        for task in waiting { task.cancel() }
+        var cancelled = 0
+        for task in waiting {
+            if case .failure(is CancellationError) = await task.result { cancelled += 1 }
+        }
+        #expect(cancelled == count)
+        #expect(parkedTasks(future) == 0)
+        #expect(!hasSubscriber(future))
+        #expect(!promise.isResolved)
     }
 
     @Test("a task cancelled before it awaits a pending future throws CancellationError without subscribing")

@@ -68,7 +68,7 @@ struct WaitingEdgeTests {
         let timeouts: [Duration] = [
             .seconds(Int64.max), .seconds(Int64.max) + .nanoseconds(999_999_999),
             .seconds(Int64.max / 1_000_000_000), .seconds(Int64.max / 1_000_000_000 + 1),
-            .seconds(1 << 40), .nanoseconds(Int64.max),
+            .seconds(1 << 40), .nanoseconds(Int64.max), .seconds(Int64.max) + .seconds(Int64.max),
         ]
         for (index, timeout) in timeouts.enumerated() {
             let promise = Promise<Int>()
@@ -80,15 +80,40 @@ struct WaitingEdgeTests {
         }
     }
 
-    @Test("deadlines: saturated instead of wrapped; none at all past what DispatchTime can express")
-    func deadlineArithmetic() {
-        let now = DispatchTime.now().uptimeNanoseconds
-        let second = DispatchTime.petalDeadline(after: .seconds(1))
-        #expect(second.map { $0.uptimeNanoseconds >= now + 1_000_000_000 } == true)
-        let century = DispatchTime.petalDeadline(after: .seconds(100 * 365 * 86_400))
-        #expect(century != nil)
-        #expect(DispatchTime.petalDeadline(after: .seconds(300 * 365 * 86_400)) == nil)
-        #expect(DispatchTime.petalDeadline(after: .seconds(Int64.max)) == nil)
-        #expect(DispatchTime.petalDeadline(after: .seconds(Int64.max) + .seconds(Int64.max)) == nil)
+    @Test("timed-out waits leave nothing in the future, however many there are")
+    func timedOutWaitsLeaveNothing() {
+        let promise = Promise<Int>()
+        for _ in 0..<1000 { #expect(promise.future.wait(timeout: .nanoseconds(1)) == nil) }
+        // Nothing subscribed: only the mark that someone may sleep, for the resolver to clear.
+        #expect(!promise.future.storage.hasWaiters)
+        #expect(petal_word_has_parked(petal_cell_load(promise.future.storage.cell)) != 0)
+        promise.fulfil(with: 5)
+        #expect(petal_word_has_parked(petal_cell_load(promise.future.storage.cell)) == 0)
+        #expect(promise.future.wait(timeout: .nanoseconds(1))?.value == 5)
+    }
+
+    @Test("sleepers on many futures wake for their own, with exact outcomes, in every round")
+    func sleepersOfManyFutures() {
+        for round in 0..<scaled(100) {
+            let promises = (0..<4).map { _ in Promise<Int>() }
+            let results = Recorder<(Int, Int?)>()
+            let sleepers = DispatchGroupBox()
+            for (index, promise) in promises.enumerated() {
+                for timed in [false, true] {
+                    sleepers.run {
+                        let outcome = timed ? promise.future.wait(timeout: .seconds(600)) : promise.future.wait()
+                        results.record((index, outcome?.value))
+                    }
+                }
+            }
+            for offset in 0..<promises.count {
+                let index = (offset + round) % promises.count
+                promises[index].fulfil(with: index * 10)
+            }
+            sleepers.wait()
+            let sorted = results.events.sorted { $0.0 < $1.0 }
+            #expect(sorted.map(\.0) == [0, 0, 1, 1, 2, 2, 3, 3])
+            #expect(sorted.allSatisfy { $0.1 == $0.0 * 10 })
+        }
     }
 }

@@ -10,7 +10,11 @@
  *     word bits 2-4   COUNT: slots reserved in the newest block; while the list is empty and no
  *                     outcome is published, slots reserved in the inline slot (0 or 1). 0 when
  *                     RESOLVED.
- *     word bits 5-    LIST: the newest waiter block (blocks are 32-byte aligned), or NULL.
+ *     word bit 5      PARKED: a thread (or task) waits in a parking table until the cell is
+ *                     RESOLVED (petal_cell_park). Every transition keeps it but the one to
+ *                     RESOLVED, which hands it to its caller in the word it returns: the caller
+ *                     wakes the waiters, without touching the cell again.
+ *     word bits 6-    LIST: the newest waiter block (blocks are 64-byte aligned), or NULL.
  *     kind            the outcome kind, written by the claimer before it publishes and read
  *                     only after an acquire load saw HAS_OUTCOME.
  *     slot_flag       EMPTY, READY or SKIPPED: the inline slot's commit flag.
@@ -61,6 +65,14 @@
  *   - take_more   after each batch, CAS (FULL) DELIVERING(list) -> DELIVERING(empty), taking the
  *                 late subscribers, or DELIVERING(empty) -> RESOLVED. RELEASE there orders every
  *                 delivered callback before any subscriber that sees RESOLVED and runs its own.
+ *   - park        a thread about to sleep until RESOLVED sets PARKED with a CAS, refused once
+ *                 the cell is RESOLVED, holding the lock of the parking-table bucket it sleeps
+ *                 in; it does so again (a recheck) before each sleep. Whoever makes the cell
+ *                 RESOLVED (publish without waiters, or the last take_more) gets PARKED back in
+ *                 the word it replaces and broadcasts under the same bucket lock, so a sleeper
+ *                 cannot miss it. The table lives outside the cell: the wake never touches a
+ *                 cell that may already be freed, and a sleeper leaves nothing in the cell, so
+ *                 a wait that gives up costs no memory (Tests/Model/petal_wait.pml).
  *
  *   Nothing is removed from the list but by the publisher taking it whole, and a subscriber
  *   touches a block only after a CAS on the word gave it a slot there, so no thread reads a
@@ -132,7 +144,8 @@ typedef AO_t petal_word;
 #define PETAL_COUNT_SHIFT      2
 #define PETAL_COUNT_ONE        ((petal_word)1 << PETAL_COUNT_SHIFT)
 #define PETAL_COUNT_MASK       ((petal_word)7 << PETAL_COUNT_SHIFT)
-#define PETAL_TAG_MASK         ((petal_word)31)
+#define PETAL_PARKED           ((petal_word)32) /* a thread sleeps until RESOLVED */
+#define PETAL_TAG_MASK         ((petal_word)63)
 /* The largest outcome kind a cell can carry. */
 #define PETAL_KIND_MAX         3u
 
@@ -145,13 +158,13 @@ typedef AO_t petal_word;
 #define PETAL_SLOT_READY   1u /* committed: the deliverer runs it */
 #define PETAL_SLOT_SKIPPED 2u /* passed by the deliverer before its commit: its subscriber takes it back */
 
-/* Blocks are 32-byte aligned, which keeps the word's five tag bits free. Swift cannot import a
+/* Blocks are 64-byte aligned, which keeps the word's six tag bits free. Swift cannot import a
    type aligned beyond 16 bytes, and never declares a block itself (it only holds pointers to
    blocks from petal_block_allocate), so Swift sees the same layout without the attribute. */
 #if defined(__swift__)
 #  define PETAL_BLOCK_ALIGNAS
 #else
-#  define PETAL_BLOCK_ALIGNAS PETAL_ALIGNAS(32)
+#  define PETAL_BLOCK_ALIGNAS PETAL_ALIGNAS(64)
 #endif
 
 /* A waiter block: up to PETAL_BLOCK_SLOTS callbacks. The owner's payload (one entry per slot)
@@ -206,6 +219,12 @@ PETAL_INLINE int petal_word_is_resolved(petal_word word) {
 /* Whether a resolver has claimed the cell (CLAIMED, or any later phase). */
 PETAL_INLINE int petal_word_is_claimed(petal_word word) {
     return (word & PETAL_PHASE_MASK) != PETAL_PHASE_PENDING;
+}
+
+/* Whether a word replaced by the transition to RESOLVED had PARKED: its caller must wake the
+   sleepers (the parking table of the cell's owner). */
+PETAL_INLINE int petal_word_has_parked(petal_word word) {
+    return (word & PETAL_PARKED) != 0;
 }
 
 /* The newest block of a word's list (NULL for an empty list). */
@@ -320,7 +339,7 @@ PETAL_INLINE int petal_cell_push(petal_cell *cell, petal_block *block, const pet
     petal_word old = reservation->observed;
     block->next = petal_word_list(old);
     block->below = petal_word_count(old);
-    petal_word pushed = (petal_word)(uintptr_t)block | PETAL_COUNT_ONE | (old & PETAL_PHASE_MASK);
+    petal_word pushed = (petal_word)(uintptr_t)block | PETAL_COUNT_ONE | (old & (PETAL_PHASE_MASK | PETAL_PARKED));
     return AO_compare_and_swap_release(&cell->word, old, pushed);
 }
 
@@ -337,7 +356,7 @@ PETAL_INLINE int petal_cell_push_waiter(petal_cell *cell, petal_block *block) {
            nobody can reserve in it once this waiter is the newest. */
         block->below = petal_word_count(old);
         petal_word pushed = (petal_word)(uintptr_t)block | ((petal_word)PETAL_BLOCK_FULL << PETAL_COUNT_SHIFT) |
-                            (old & PETAL_PHASE_MASK);
+                            (old & (PETAL_PHASE_MASK | PETAL_PARKED));
         if (AO_compare_and_swap_release(&cell->word, old, pushed)) return PETAL_SUBSCRIBED;
         old = petal_cell_load(cell); /* ACQUIRE, as in reserve */
     }
@@ -359,12 +378,14 @@ PETAL_INLINE int petal_cell_claim(petal_cell *cell) {
    replaced. If petal_word_has_waiters() says so, the cell is now DELIVERING and the caller owns
    the taken waiters: it settles the inline slot, then the blocks oldest first
    (petal_blocks_in_order), then every batch petal_cell_take_more returns, until that returns a
-   word without a list. Otherwise the cell is RESOLVED and there is nothing to run. */
+   word without a list. Otherwise the cell is RESOLVED, there is nothing to run, and if
+   petal_word_has_parked() says so the caller wakes the waiters. */
 PETAL_INLINE petal_word petal_cell_publish(petal_cell *cell, unsigned kind) {
     cell->kind = kind; /* published by the CAS below */
     petal_word old = AO_load((volatile AO_t *)&cell->word);
     for (;;) {
-        petal_word next = petal_word_has_waiters(old) ? PETAL_PHASE_DELIVERING : PETAL_PHASE_RESOLVED;
+        petal_word next = petal_word_has_waiters(old) ? PETAL_PHASE_DELIVERING | (old & PETAL_PARKED)
+                                                       : PETAL_PHASE_RESOLVED;
         /* FULL: release publishes the outcome; acquire takes the blocks' contents (see top).
            With the __atomic backend this is an acq_rel CAS. */
         petal_word seen = AO_fetch_compare_and_swap_full(&cell->word, old, next);
@@ -425,11 +446,13 @@ PETAL_INLINE int petal_block_leave(petal_block *block) {
 
 /* Called by the deliverer after each batch. Returns the word taken: if it has a list, the cell
    stays DELIVERING and the caller settles those late subscribers' blocks (petal_blocks_in_order
-   of this word); if not, the cell is now RESOLVED. */
+   of this word); if not, the cell is now RESOLVED, and if petal_word_has_parked() says so the
+   caller wakes the sleepers. */
 PETAL_INLINE petal_word petal_cell_take_more(petal_cell *cell) {
     petal_word old = AO_load((volatile AO_t *)&cell->word);
     for (;;) {
-        petal_word next = petal_word_list(old) != NULL ? PETAL_PHASE_DELIVERING : PETAL_PHASE_RESOLVED;
+        petal_word next = petal_word_list(old) != NULL ? PETAL_PHASE_DELIVERING | (old & PETAL_PARKED)
+                                                       : PETAL_PHASE_RESOLVED;
         /* FULL: acquire takes the late blocks' contents; release orders every callback delivered
            so far before any subscriber that sees RESOLVED and runs its own. */
         petal_word seen = AO_fetch_compare_and_swap_full(&cell->word, old, next);
@@ -438,14 +461,38 @@ PETAL_INLINE petal_word petal_cell_take_more(petal_cell *cell) {
     }
 }
 
-/* A new waiter block of `size` bytes (the header and the owner's payload), 32-byte aligned,
+/* Marks the cell PARKED before its caller sleeps until RESOLVED. Returns 1 if the cell is not
+   RESOLVED (now marked, or already: sleep), or 0 if it is RESOLVED (do not sleep). Call it
+   holding the lock of the parking-table bucket the resolver will broadcast under, before every
+   sleep (see "park" at the top). FULL: the mark is in the word's modification order before the
+   transition to RESOLVED, which therefore returns it, or after it, and then fails. */
+PETAL_INLINE int petal_cell_park(petal_cell *cell) {
+    petal_word old = petal_cell_load(cell);
+    for (;;) {
+        if (petal_word_is_resolved(old)) return 0;
+        if (petal_word_has_parked(old)) return 1;
+        petal_word seen = AO_fetch_compare_and_swap_full(&cell->word, old, old | PETAL_PARKED);
+        if (seen == old) return 1;
+        old = seen;
+    }
+}
+
+/* The parking-table bucket of the cell at `address`, among `buckets` (a power of two): callers
+   keep their own tables (mutex and condition per bucket); every party must agree on the hash. */
+PETAL_INLINE unsigned petal_parking_bucket(const void *address, unsigned buckets) {
+    /* Cells are at least 8-byte aligned; a multiplicative hash spreads the rest. */
+    uint64_t bits = (uint64_t)(uintptr_t)address >> 3;
+    return (unsigned)((bits * 0x9E3779B97F4A7C15ull) >> 40) & (buckets - 1);
+}
+
+/* A new waiter block of `size` bytes (the header and the owner's payload), 64-byte aligned,
    with `capacity` slots, every flag EMPTY; NULL without memory. malloc aligns to 16 everywhere
-   Petal runs, so the block asks for 16 more bytes and aligns itself inside them (cheaper than
+   Petal runs, so the block asks for 48 more bytes and aligns itself inside them (cheaper than
    aligned_alloc, which takes glibc's slow memalign path). */
 PETAL_INLINE petal_block *petal_block_allocate(size_t size, unsigned capacity) {
-    void *memory = malloc(size + 16);
+    void *memory = malloc(size + 48);
     if (memory == NULL) return NULL;
-    petal_block *block = (petal_block *)(((uintptr_t)memory + 31) & ~(uintptr_t)31);
+    petal_block *block = (petal_block *)(((uintptr_t)memory + 63) & ~(uintptr_t)63);
     block->memory = memory;
     block->refs = 0;
     block->capacity = capacity;
