@@ -35,7 +35,9 @@
  *   - exactly one resolve (claim) won per future (cell), every later one of a thread that knew
  *     it was claimed returned PETAL_ERR_RESOLVED, and an invalid status PETAL_ERR_INVALID;
  *   - every status, payload, kind and outcome observed (by callbacks, status, wait) is the
- *     winner's; the payload encodes its status, so a torn pair is caught where it is read;
+ *     winner's; the payload encodes its status, so a torn pair is caught where it is read; a
+ *     callback runs only once its cell has published the outcome (its future's status may say
+ *     PENDING until every callback ran: see fz_future_seen);
  *   - a thread never sees a future go back to pending; waits on a resolved future return at once;
  *   - the trampoline never nests deeper than PETAL_TRAMPOLINE_DEPTH and is idle between
  *     operations; chains of futures longer than that run completely inside the first resolve;
@@ -307,13 +309,17 @@ static void fz_observe(fz_thread *me, fz_target *target, uintptr_t outcome) {
 
 static void fz_act(fz_thread *me, fz_record *record);
 
-/* What a callback of a future sees: the outcome must be published, the status consistent with
-   the payload (the winner's, checked after the join). This is the contract as petal.h states
-   it today: callbacks run after the resolution, and the status is PENDING only until then. */
+/* What a callback of a future sees (0: nothing). The cell must have published its outcome: the
+   protocol runs callbacks only after publish. The status may still say PENDING while the
+   resolver delivers: a future may be freed as soon as its status says resolved, which cannot
+   hold while callbacks still run with it (today the status says resolved at publish). Whatever
+   it says must be the winner's, checked after the join. */
 static uintptr_t fz_future_seen(fz_thread *me, fz_target *target) {
+    FZ_CHECK(petal_word_has_outcome(petal_cell_load(&target->future->cell)), "a callback ran before its future's outcome was published");
+    fz_learn(me, target, 0);
     petal_status status = petal_future_status(target->future);
+    if (status == PETAL_STATUS_PENDING) return 0;
     uintptr_t payload = (uintptr_t)petal_future_payload(target->future);
-    FZ_CHECK(status != PETAL_STATUS_PENDING, "a callback ran while its future was pending");
     FZ_CHECK(payload != 0 && (payload & 3) == (uintptr_t)status, "a callback saw a status and payload of different resolves");
     fz_learn(me, target, 1);
     return payload;
@@ -537,7 +543,8 @@ static int fz_future_resolve(fz_thread *me, fz_target *target, unsigned how, uns
         FZ_CHECK(!knew, "a resolve won on a future this thread knew was resolved");
         FZ_CHECK(AO_fetch_and_add1_full(&target->wins) == 0, "two resolves of one future won");
         AO_store(&target->winner, outcome);
-        fz_learn(me, target, 1);
+        /* Delivered when a top-level resolve returns; from a callback, maybe only deferred. */
+        fz_learn(me, target, petal_trampoline_depth() == 0);
     } else {
         FZ_CHECK(rc == PETAL_ERR_RESOLVED, "resolve returned neither PETAL_OK nor PETAL_ERR_RESOLVED");
         fz_learn(me, target, 0);
@@ -1170,7 +1177,7 @@ static void fz_verify(fz_state *state) {
         for (unsigned i = 0; i < thread->record_count; i++) {
             fz_record *record = &thread->records[i];
             FZ_CHECK(AO_load(&record->runs) == (AO_t)record->registered, "a callback did not run exactly once");
-            FZ_CHECK(!record->registered || record->seen == record->target->winner, "a callback saw another outcome than the winner's");
+            FZ_CHECK(!record->registered || record->seen == 0 || record->seen == record->target->winner, "a callback saw another outcome than the winner's");
             sorted[i] = record;
         }
         /* Per target, this thread's subscriptions ran in the order it made them. */
