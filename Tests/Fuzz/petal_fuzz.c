@@ -7,9 +7,9 @@
  *   Scripts/fuzz [seconds]        builds .build-fuzz/petal_fuzz with clang
  *                                 (-fsanitize=fuzzer,address,undefined) and fuzzes for 60 s
  *                                 from a copy of Tests/Fuzz/corpus
- *   .build-fuzz/petal_fuzz -runs=500 crash-<sha1>
- *                                 replays a crash file 500 times: the threads race, so one
- *                                 replay may not hit the interleaving that failed
+ *   .build-fuzz/petal_fuzz -runs=5000 .build-fuzz/artifacts/crash-<sha1>
+ *                                 replays a crash file 5000 times (a second or two): the threads
+ *                                 race, so one replay rarely hits the interleaving that failed
  *   PETAL_FUZZ_FREE_AFTER_RESOLVED=0 Scripts/fuzz
  *                                 without the operation that frees a future as soon as its
  *                                 status says resolved (see fz_private_finish)
