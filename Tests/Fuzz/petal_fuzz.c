@@ -93,7 +93,7 @@ enum {
                                 the arena stays below ASan's 128 KiB mmap threshold */
     FZ_TARGETS = 96,         /* private futures and chain links per thread and iteration */
     FZ_OBSERVATIONS = 128,   /* outcomes a thread saw outside callbacks, checked after the join */
-    FZ_DEFERRED_FREES = 32,
+    FZ_DEFERRED_FREES = 32,  /* private futures kept to the end (PETAL_FUZZ_FREE_AFTER_RESOLVED 0) */
     FZ_TIMED_WAITS = 4,      /* waits per thread with a deadline in the future */
     FZ_WAIT_MICROSECONDS = 64,
     FZ_CHAIN_MAX = 40,       /* more than twice PETAL_TRAMPOLINE_DEPTH */
