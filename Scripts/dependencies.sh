@@ -10,7 +10,27 @@ petal_missing_packages() {
     command -v spin >/dev/null || missing+=(spin)
     command -v gcc >/dev/null || missing+=(gcc)
     command -v g++ >/dev/null || missing+=(g++)
+    # clang (a Swift toolchain has one) runs the sanitizer builds and the fuzzer. Debian's clang
+    # keeps libFuzzer apart, in libclang-rt-<major>-dev; a toolchain's clang has it built in.
+    if ! command -v clang >/dev/null; then
+        missing+=(clang libclang-rt-dev)
+    elif ! petal_can_fuzz clang; then
+        missing+=("libclang-rt-$(clang -dumpversion | cut -d. -f1)-dev")
+    fi
     echo "${missing[@]}"
+}
+
+# Whether compiler $1 links a libFuzzer target with AddressSanitizer and UBSan (Scripts/fuzz).
+petal_can_fuzz() {
+    local cc=$1 dir status=0
+    dir=$(mktemp -d "${TMPDIR:-/tmp}/petal-fuzz-probe.XXXXXX") || return 1
+    printf '%s\n' '#include <stddef.h>' '#include <stdint.h>' \
+        'int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);' \
+        'int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) { (void)data; (void)size; return 0; }' \
+        >"$dir/probe.c"
+    "$cc" -fsanitize=fuzzer,address,undefined "$dir/probe.c" -o "$dir/probe" >/dev/null 2>&1 || status=1
+    rm -rf "$dir"
+    return $status
 }
 
 petal_install_dependencies() {
