@@ -176,7 +176,7 @@ typedef struct fz_action {
 typedef struct fz_chain fz_chain;
 
 struct fz_record {
-    petal_waiter node;        /* for petal_future_subscribe_node: 32-byte aligned, first */
+    petal_waiter node;        /* for petal_future_subscribe_node: 64-byte aligned, first */
     fz_cell_waiter cell_node; /* for petal_cell_push_waiter */
     fz_target *target;
     unsigned thread;          /* the identity of the thread that subscribed it */
