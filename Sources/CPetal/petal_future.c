@@ -7,7 +7,9 @@
  */
 #include "petal.h"
 
+#include <assert.h>
 #include <errno.h>
+#include <stdint.h>
 #include <pthread.h>
 #include <stdlib.h>
 
@@ -167,6 +169,7 @@ static void petal_run_inline(petal_inline_work work) {
 }
 
 int petal_future_resolve(petal_future *future, petal_status status, void *payload) {
+    assert(future != NULL && "petal_future_resolve: NULL future");
     if (status < PETAL_STATUS_FULFILLED || status > PETAL_STATUS_CANCELLED) return PETAL_ERR_INVALID;
     /* (PETAL_STATUS_CANCELLED <= PETAL_KIND_MAX: the status is the cell's outcome kind.) */
     if (!petal_cell_claim(&future->cell)) return PETAL_ERR_RESOLVED;
@@ -184,6 +187,10 @@ int petal_future_resolve(petal_future *future, petal_status status, void *payloa
 
 void petal_future_subscribe_node(petal_future *future, petal_waiter *waiter,
                                  petal_callback_fn callback, void *context) {
+    assert(future != NULL && waiter != NULL && callback != NULL && "petal_future_subscribe_node: NULL argument");
+    assert(((uintptr_t)waiter & PETAL_TAG_MASK) == 0 && "petal_future_subscribe_node: waiter not 64-byte aligned");
+    assert(petal_word_list(petal_cell_load(&future->cell)) != &waiter->block &&
+           "petal_future_subscribe_node: waiter subscribed again before its callback ran");
     waiter->block.memory = NULL; /* the caller's memory: never freed here */
     waiter->block.refs = 0;
     waiter->block.capacity = 1;
@@ -198,6 +205,7 @@ void petal_future_subscribe_node(petal_future *future, petal_waiter *waiter,
 }
 
 int petal_future_subscribe(petal_future *future, petal_callback_fn callback, void *context) {
+    assert(future != NULL && callback != NULL && "petal_future_subscribe: NULL future or callback");
     petal_callback_slot mine = {callback, context};
     petal_block *spare = NULL; /* allocated at most once, kept across retries */
     petal_reservation reservation;
@@ -251,6 +259,7 @@ void *petal_future_payload(const petal_future *future) {
 }
 
 int petal_future_wait(petal_future *future, const struct timespec *deadline) {
+    assert(future != NULL && "petal_future_wait: NULL future");
     petal_status status = petal_future_status(future);
     if (status != PETAL_STATUS_PENDING) return status;
     /* The resolution may be deferred work of this very thread (a wait from a deeply nested

@@ -646,12 +646,13 @@ typedef enum petal_status {
     PETAL_STATUS_CANCELLED = 2
 } petal_status;
 
-/* Return codes of the convenience layer. */
+/* Return codes of the convenience layer: all distinct from every petal_status, so one int
+   holding either can be told apart. */
 #define PETAL_OK 0
-#define PETAL_ERR_RESOLVED -1 /* a second resolve: ignored, nothing was stored */
-#define PETAL_ERR_NOMEM -2
-#define PETAL_ERR_TIMEDOUT -3
-#define PETAL_ERR_INVALID -4
+#define PETAL_ERR_RESOLVED -2 /* a second resolve: ignored, nothing was stored */
+#define PETAL_ERR_NOMEM -3
+#define PETAL_ERR_TIMEDOUT -4
+#define PETAL_ERR_INVALID -5 /* an argument out of range (a status, a deadline's tv_nsec) */
 
 typedef struct petal_future petal_future;
 
@@ -721,19 +722,26 @@ PETAL_API void *petal_future_payload(const petal_future *future);
 
 /* Blocks until the future is resolved (as petal_future_status defines it: every callback
    subscribed before has run), or until `deadline` (CLOCK_REALTIME; NULL waits forever).
-   Returns the status, or PETAL_ERR_TIMEDOUT / PETAL_ERR_NOMEM / PETAL_ERR_INVALID (a deadline
-   with tv_nsec outside [0, 1e9)). Before blocking it runs the work this thread has deferred
-   (petal_trampoline_run_deferred), which may be the resolution it would wait for. A wait from
-   a callback for its own future returns at once; a wait for a future that only this thread's
-   caller can resolve blocks until the deadline. */
+   Returns the status, or PETAL_ERR_TIMEDOUT / PETAL_ERR_INVALID (a deadline with tv_nsec
+   outside [0, 1e9)). It allocates nothing and leaves nothing in the future (it sleeps in a
+   parking table): a wait that times out costs no memory, however often it is repeated. Before
+   blocking it runs the work this thread has deferred (petal_trampoline_run_deferred), which may
+   be the resolution it would wait for. A wait from a callback for its own future returns at
+   once; a wait for a future that only this thread's caller can resolve blocks until the
+   deadline. */
 PETAL_API int petal_future_wait(petal_future *future, const struct timespec *deadline);
 
 /* FREEING A FUTURE. A future's memory is its owner's. It may be freed (or re-initialised) as
    soon as petal_future_wait returned a resolved status, or petal_future_status said resolved,
    on any thread, except inside the future's own callbacks (which see the outcome while it is
-   still being delivered): from then on the resolver never touches it again. Freeing it earlier is a
-   use-after-free in the resolver. A caller-owned waiter (petal_future_subscribe_node) may be
-   freed once its callback has run. */
+   still being delivered): from then on the resolver never touches it again. Freeing it earlier
+   is a use-after-free in the resolver. A caller-owned waiter (petal_future_subscribe_node) may
+   be freed once its callback has run.
+
+   CONTRACT VIOLATIONS, which debug builds (without NDEBUG) assert and release builds do not
+   check: a NULL future, callback or waiter; a waiter off its 64-byte alignment (declare it as
+   a petal_waiter, or use aligned_alloc); a waiter subscribed again before its callback ran (it
+   would link the list into a loop; debug builds catch it when it is still the newest). */
 
 /* ------------------------------------------------------------------------------------------- */
 /* Diagnostics.                                                                                 */
