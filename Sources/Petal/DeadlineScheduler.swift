@@ -52,8 +52,18 @@ final class DeadlineScheduler: @unchecked Sendable {
     // @unchecked: `heap`, `nextSequence`, `threadStarted` and `stopping` are only touched with
     // `monitor` locked; `monitor` never changes.
 
-    /// The scheduler of every timeout in the process.
-    static let shared = DeadlineScheduler()
+    /// The scheduler of every timeout in the process. It survives `fork()`: the child, which
+    /// inherits the heap but not the timer thread, starts a thread of its own.
+    static let shared: DeadlineScheduler = {
+        let scheduler = DeadlineScheduler()
+        // Prepare takes the lock, so that the child's copy of the heap is consistent and its
+        // lock free; the parent lets go, the child restarts its timer.
+        pthread_atfork(
+            { DeadlineScheduler.shared.prepareForFork() },
+            { DeadlineScheduler.shared.resumeInParentAfterFork() },
+            { DeadlineScheduler.shared.restartInChildAfterFork() })
+        return scheduler
+    }()
 
     private let monitor = Monitor()
     /// Min-heap on (deadline, sequence): `heap[0]` is due first.
@@ -67,7 +77,12 @@ final class DeadlineScheduler: @unchecked Sendable {
     /// drift between the clock the sleep uses and `ContinuousClock`.
     private static let longestSleep = Duration.seconds(60)
 
-    init() {}
+    /// Starts the timer thread: `startDetachedThread`, except in tests of a failing start.
+    private let startThread: (@escaping @Sendable () -> Void) -> Int32
+
+    init(startThread: @escaping (@escaping @Sendable () -> Void) -> Int32 = startDetachedThread) {
+        self.startThread = startThread
+    }
 
     private func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         try monitor.withLock(body)
@@ -80,8 +95,11 @@ final class DeadlineScheduler: @unchecked Sendable {
 
     /// Adds `entry`; its action runs on the timer thread once its deadline has passed, unless
     /// ``cancel(_:)`` removes it first. Schedule an entry at most once.
-    func schedule(_ entry: DeadlineEntry) {
-        withLock {
+    ///
+    /// - Throws: ``TimerUnavailableError`` if the timer thread was not running and could not be
+    ///   started: the entry is not scheduled (a later call tries again).
+    func schedule(_ entry: DeadlineEntry) throws(TimerUnavailableError) {
+        let failure: Int32 = withLock {
             precondition(entry.heapIndex == DeadlineEntry.notScheduled, "Petal: a deadline was scheduled twice")
             precondition(!stopping, "Petal: a deadline was scheduled on a stopped scheduler")
             entry.sequence = nextSequence
@@ -90,13 +108,19 @@ final class DeadlineScheduler: @unchecked Sendable {
             heap.append(entry)
             siftUp(entry.heapIndex)
             if !threadStarted {
+                let status = startTimerThread()
+                guard status == 0 else {
+                    remove(at: entry.heapIndex)
+                    return status
+                }
                 threadStarted = true
-                startTimerThread()
             } else if entry.heapIndex == 0 {
                 // The timer thread sleeps until a later deadline (or for ever): wake it to re-arm.
                 monitor.signal()
             }
+            return 0
         }
+        if failure != 0 { throw TimerUnavailableError(code: failure) }
     }
 
     /// Removes `entry` if its deadline has not been taken by the timer thread yet.
@@ -115,21 +139,36 @@ final class DeadlineScheduler: @unchecked Sendable {
         }
     }
 
+    /// Before `fork()`: holds the lock across it.
+    func prepareForFork() { monitor.lock() }
+
+    /// In the parent after `fork()`: nothing changed.
+    func resumeInParentAfterFork() { monitor.unlock() }
+
+    /// In a child after `fork()` (lock held since prepare): the timer thread did not come along,
+    /// so the next schedule starts one, and one starts now if deadlines are pending (a start
+    /// that fails is retried by the next schedule).
+    func restartInChildAfterFork() {
+        threadStarted = false
+        if !heap.isEmpty, startTimerThread() == 0 { threadStarted = true }
+        monitor.unlock()
+    }
+
     /// Stops the timer thread of a private scheduler (tests): pending entries never run, and
     /// nothing may be scheduled afterwards. Never called on ``shared``.
     func stop() {
         withLock {
             stopping = true
-            monitor.signal()
+            monitor.broadcast()  // every timer thread (a simulated fork leaves two)
         }
     }
 
     // MARK: The timer thread
 
-    private func startTimerThread() {
+    /// Starts the timer thread (lock held); returns `pthread_create`'s status.
+    private func startTimerThread() -> Int32 {
         // The thread holds the scheduler for as long as it runs (for ever, unless stopped).
-        let status = startDetachedThread { self.runTimerThread() }
-        precondition(status == 0, "Petal: could not start the timeout thread: \(status)")
+        startThread { self.runTimerThread() }
     }
 
     /// The timer thread's loop: sleep until the earliest deadline, run what is due, repeat.

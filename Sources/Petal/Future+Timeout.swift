@@ -37,9 +37,16 @@ extension Future {
     public func timeout<Context: ExecutionContext>(
         after duration: Duration, on context: Context = .inline
     ) -> Future<Value> {
+        timeout(after: duration, on: context, scheduler: .shared)
+    }
+
+    /// ``timeout(after:on:)`` on a scheduler of the caller's (tests).
+    func timeout<Context: ExecutionContext>(
+        after duration: Duration, on context: Context, scheduler: DeadlineScheduler
+    ) -> Future<Value> {
         if let outcome = storage.peek() { return Self.following(outcome, of: self) }
         let now = ContinuousClock.now
-        return timeout(at: now.advanced(by: duration), duration: duration, now: now, on: context)
+        return timeout(at: now.advanced(by: duration), duration: duration, now: now, on: context, scheduler: scheduler)
     }
 
     /// A future that follows this one unless it is still pending at `deadline`, in which case it
@@ -71,12 +78,13 @@ extension Future {
         at deadline: ContinuousClock.Instant, on context: Context = .inline
     ) -> Future<Value> {
         if let outcome = storage.peek() { return Self.following(outcome, of: self) }
-        return timeout(at: deadline, duration: nil, now: .now, on: context)
+        return timeout(at: deadline, duration: nil, now: .now, on: context, scheduler: .shared)
     }
 
     /// The timeout of a receiver seen pending.
     private func timeout<Context: ExecutionContext>(
-        at deadline: ContinuousClock.Instant, duration: Duration?, now: ContinuousClock.Instant, on context: Context
+        at deadline: ContinuousClock.Instant, duration: Duration?, now: ContinuousClock.Instant, on context: Context,
+        scheduler: DeadlineScheduler
     ) -> Future<Value> {
         let expired = FutureTimeoutError(deadline: deadline, duration: duration)
         guard deadline > now else { return .rejected(with: expired) }
@@ -86,13 +94,17 @@ extension Future {
         // output's callbacks, exactly as it does for the receiver's own callbacks (see
         // `Callback.dispatching`).
         let output = UncheckedSendableBox(FutureStorage<Value>.makePending())
-        let scheduler = DeadlineScheduler.shared
         let entry = DeadlineEntry(deadline: deadline) {
             Self.resolve(output.value, with: .rejected(expired), on: context)
         }
         // Scheduled before subscribing: a receiver resolving in between must find the entry to
         // remove, or the entry would stay in the heap until its deadline.
-        scheduler.schedule(entry)
+        do {
+            try scheduler.schedule(entry)
+        } catch {
+            // No timer thread: the timeout cannot be kept, and saying so beats never firing.
+            return .rejected(with: error)
+        }
         storage.subscribe(
             .resolved { outcome in
                 // Whoever takes the entry out of the heap decides: here the receiver, in time.

@@ -113,8 +113,12 @@ final class RetryLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
 
     private func scheduleAttempt(_ number: Int) {
         guard let delay, delay > .zero else { return startAttempt(number) }
-        DeadlineScheduler.shared.schedule(
-            DeadlineEntry(deadline: .now + delay) { self.startAttempt(number) })
+        do {
+            try DeadlineScheduler.shared.schedule(DeadlineEntry(deadline: .now + delay) { self.startAttempt(number) })
+        } catch {
+            // No timer thread to wait out the delay: the retry cannot happen as asked.
+            result.fail(.rejected, error: error)
+        }
     }
 
     /// A cancellation request reached the retrying future: no more attempts, ask the current

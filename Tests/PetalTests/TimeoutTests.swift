@@ -19,11 +19,13 @@ private func currentThreadID() -> UInt { UInt(pthread_self()) }
 private func holdingTimerThread(_ body: () -> Void) {
     let started = DispatchSemaphore(value: 0)
     let release = DispatchSemaphore(value: 0)
-    DeadlineScheduler.shared.schedule(
-        DeadlineEntry(deadline: .now) {
-            started.signal()
-            release.wait()
-        })
+    #expect(throws: Never.self) {
+        try DeadlineScheduler.shared.schedule(
+            DeadlineEntry(deadline: .now) {
+                started.signal()
+                release.wait()
+            })
+    }
     started.wait()
     body()
     release.signal()
@@ -289,7 +291,7 @@ struct TimeoutTests {
     // MARK: The scheduler itself
 
     @Test("the scheduler runs due deadlines earliest first and never runs a cancelled one")
-    func schedulerOrder() {
+    func schedulerOrder() throws {
         let scheduler = DeadlineScheduler()
         defer { scheduler.stop() }
         let ran = Recorder<Int>()
@@ -297,7 +299,7 @@ struct TimeoutTests {
         let started = DispatchSemaphore(value: 0)
         let base = ContinuousClock.now.advanced(by: .seconds(-10))
         // Holds the timer thread inside an action while the heap fills up behind it.
-        scheduler.schedule(
+        try scheduler.schedule(
             DeadlineEntry(deadline: base) {
                 started.signal()
                 blocker.wait()
@@ -309,7 +311,7 @@ struct TimeoutTests {
         let entries = offsets.enumerated().map { index, offset in
             DeadlineEntry(deadline: base.advanced(by: .milliseconds(offset))) { ran.record(index) }
         }
-        entries.forEach(scheduler.schedule)
+        for entry in entries { try scheduler.schedule(entry) }
         #expect(scheduler.pendingCount == count)
         // Cancel every third, in random order: each cancel takes its own entry, once.
         let cancelled = Set(stride(from: 0, to: count, by: 3))
@@ -319,7 +321,7 @@ struct TimeoutTests {
         }
         #expect(scheduler.pendingCount == count - cancelled.count)
         let last = DispatchSemaphore(value: 0)
-        scheduler.schedule(DeadlineEntry(deadline: base.advanced(by: .seconds(1))) { last.signal() })
+        try scheduler.schedule(DeadlineEntry(deadline: base.advanced(by: .seconds(1))) { last.signal() })
         blocker.signal()
         last.wait()
         // Equal deadlines keep their scheduling order.
@@ -327,5 +329,63 @@ struct TimeoutTests {
         #expect(ran.events == expected)
         #expect(scheduler.pendingCount == 0)
         #expect(!scheduler.cancel(entries[1]))
+    }
+}
+
+extension TimeoutTests {
+    /// A thread starter that fails its first `failures` calls with EAGAIN (the thread limit),
+    /// then starts threads.
+    final class FlakyThreadStarter: Sendable {
+        let calls = Counter()
+        let failures: Int
+
+        init(failures: Int) { self.failures = failures }
+
+        func start(_ body: @escaping @Sendable () -> Void) -> Int32 {
+            calls.increment()
+            return calls.value <= failures ? EAGAIN : startDetachedThread(body)
+        }
+    }
+
+    @Test("when the timer thread cannot start, a timeout is rejected with TimerUnavailableError, and the next one tries again")
+    func timerThreadUnavailable() {
+        let starter = FlakyThreadStarter(failures: 1)
+        let scheduler = DeadlineScheduler(startThread: starter.start)
+        defer { scheduler.stop() }
+        let promise = Promise<Int>()
+        let refused = promise.future.timeout(after: .seconds(600), on: .inline, scheduler: scheduler)
+        #expect((refused.peek()?.error as? TimerUnavailableError)?.code == EAGAIN)
+        #expect(scheduler.pendingCount == 0)
+        // The next timeout starts the thread, and fires.
+        let kept = promise.future.timeout(after: .milliseconds(1), on: .inline, scheduler: scheduler)
+        #expect(timeoutError(kept.wait()) != nil)
+        #expect(starter.calls.value == 2)
+        promise.fulfil(with: 1)
+        #expect(refused.peek()?.error is TimerUnavailableError)  // decided once, for good
+    }
+}
+
+extension TimeoutTests {
+    @Test("after fork, the child starts a timer thread of its own for the deadlines it inherited")
+    func timerRestartsInForkedChild() throws {
+        let starter = FlakyThreadStarter(failures: 0)
+        let scheduler = DeadlineScheduler(startThread: starter.start)
+        defer { scheduler.stop() }
+        try scheduler.schedule(DeadlineEntry(deadline: .now + .seconds(600)) {})
+        #expect(starter.calls.value == 1)
+        // The parent's side of a fork changes nothing.
+        scheduler.prepareForFork()
+        scheduler.resumeInParentAfterFork()
+        #expect(starter.calls.value == 1)
+        // The child's side: its copy of the heap has a pending deadline and no thread.
+        scheduler.prepareForFork()
+        scheduler.restartInChildAfterFork()
+        #expect(starter.calls.value == 2)
+        #expect(scheduler.pendingCount == 1)
+        // And the thread it started runs deadlines.
+        let fired = DispatchSemaphore(value: 0)
+        try scheduler.schedule(DeadlineEntry(deadline: .now) { fired.signal() })
+        fired.wait()
+        #expect(starter.calls.value == 2)
     }
 }
