@@ -347,7 +347,9 @@ extension TimeoutTests {
         }
     }
 
-    @Test("when the timer thread cannot start, a timeout is rejected with TimerUnavailableError, and the next one tries again")
+    @Test(
+        "when the timer thread cannot start, a timeout is rejected with TimerUnavailableError; the next one tries again"
+    )
     func timerThreadUnavailable() {
         let starter = FlakyThreadStarter(failures: 1)
         let scheduler = DeadlineScheduler(startThread: starter.start)
