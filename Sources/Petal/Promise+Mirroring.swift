@@ -10,6 +10,12 @@ extension Promise {
     /// is this promise's future. If this promise is resolved some other way first, the later
     /// resolution from `source` is ignored and reported like any repeat. Passing the promise's
     /// own future does nothing (it could never resolve itself).
+    ///
+    /// Never pass a future that waits on this promise, such as `promise.future.then { ... }`:
+    /// it can only resolve after this promise does, so neither ever resolves, and since that
+    /// source holds this promise while it is pending, the promise is never abandoned either;
+    /// both stay in memory for good. Petal sees only the direct case above: a cycle through
+    /// chained futures leaves no trace it could check without slowing every step.
     @inlinable
     public func resolve(from source: Future<Value>) {
         guard source.storage !== future.storage else { return }
