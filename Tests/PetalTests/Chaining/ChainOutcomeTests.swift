@@ -1,5 +1,6 @@
-import Petal
 import Testing
+
+@testable import Petal
 
 /// Every chaining method against every receiver outcome, resolved before and after chaining:
 /// the one failure rule (own work fails → rejected; downstream of a failure → cancelled with
@@ -261,5 +262,15 @@ struct ChainOutcomeTests {
         #expect(mirror.future.isResolved == (timing == .resolvedBefore))
         if timing == .resolvedAfter { source.resolve(with: receiver.outcome) }
         #expect(describe(mirror.future.peek()) == describe(source.future.peek()))
+    }
+
+    @Test("a promise resolved from its own future ignores it: nothing is subscribed, and it resolves as usual")
+    func resolveFromItself() {
+        let promise = Promise<Int>()
+        promise.resolve(from: promise.future)
+        #expect(!promise.future.storage.hasWaiters)
+        #expect(!promise.isResolved)
+        promise.fulfil(with: 3)
+        #expect(promise.future.peek()?.value == 3)
     }
 }
