@@ -26,9 +26,11 @@ let package = Package(
             name: "Petal",
             dependencies: ["CPetal"]
         ),
+        // <malloc.h>, which Swift's Glibc module leaves out: the soak test samples the heap.
+        .systemLibrary(name: "CMalloc", path: "Tests/CMalloc"),
         .testTarget(
             name: "PetalTests",
-            dependencies: ["Petal", "CPetal"]
+            dependencies: ["Petal", "CPetal", "CMalloc"]
         ),
     ],
     swiftLanguageModes: [.v6],
