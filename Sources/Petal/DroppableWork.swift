@@ -42,14 +42,26 @@ extension ExecutionContext {
     /// The error for work this context dropped.
     @usableFromInline
     var droppedWorkError: DroppedWorkError {
-        DroppedWorkError(context: String(describing: type(of: self)))
+        DroppedWorkError(droppedBy: Self.self)
     }
 }
 
 /// What to do when `context` drops the work that would resolve `storage`: cancel it, saying so.
+///
+/// Captures the context's type, not the context: a context that holds its queued work (an event
+/// loop) would otherwise be held by that work, a cycle for as long as the work waits.
 @usableFromInline
-func dropped<Value>(_ storage: FutureStorage<Value>, by context: some ExecutionContext) -> @Sendable () -> Void {
+func dropped<Value, Context: ExecutionContext>(
+    _ storage: FutureStorage<Value>, by context: Context
+) -> @Sendable () -> Void {
     // Unchecked: failing a storage moves no value, only an error, which is Sendable.
     let target = UncheckedSendableBox(storage)
-    return { _ = target.value.fail(.cancelled, error: context.droppedWorkError) }
+    return { _ = target.value.fail(.cancelled, error: DroppedWorkError(droppedBy: Context.self)) }
+}
+
+extension DroppedWorkError {
+    /// The error for work a context of type `context` dropped.
+    init(droppedBy context: any ExecutionContext.Type) {
+        self.init(context: String(describing: context))
+    }
 }

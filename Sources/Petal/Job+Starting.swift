@@ -103,7 +103,8 @@ extension Job {
         context.execute(
             { self.start(with: handOff.value) },
             // A start the context dropped never comes: the job is cancelled instead.
-            ifDropped: { [weak self] in self?.cancel(withIndirectError: context.droppedWorkError) })
+            // The context's type, not the context: see `dropped(_:by:)`.
+            ifDropped: { [weak self] in self?.cancel(withIndirectError: DroppedWorkError(droppedBy: Context.self)) })
     }
 
     /// The future of a group of jobs: their outputs once all complete; the first failure
