@@ -2,7 +2,7 @@
  * petal_wait.pml - a Promela model of sleeping until a cell is RESOLVED (petal_cell_park, the
  * PARKED bit and the parking table), as implemented in Sources/CPetal/include/petal.h and used
  * by petal_future_wait (Sources/CPetal/petal_future.c) and by Swift's Future.wait and
- * `await value` (Sources/Petal/ParkingLot.swift).
+ * `await value` (Sources/Petal/Observing/ParkingLot.swift).
  *
  * THE CELL is abstracted to what the handshake reads: the phase (PENDING, DELIVERING,
  * RESOLVED) and PARKED. Every transition of the word is one atomic step, as it is one CAS in

@@ -39,7 +39,7 @@ struct FutureHeader {
     /// that subscriber if the deliverer skipped it.
     @usableFromInline
     var slotStorage: (UInt, UInt, UInt8)
-    /// Whether a chained future still holds its step (see ``StepStorage``). Written before the
+    /// Whether a chained future still holds its step (see ``ChainStepStorage``). Written before the
     /// storage is shared and by the one delivering thread; read by the deinit, after the last
     /// release.
     @usableFromInline
@@ -81,7 +81,7 @@ struct FutureHeader {
 /// before its publish, the slot by the one reserver before its release commit, and both are read
 /// only after an acquire of the word.
 ///
-/// Not final: a chained future is a subclass (``StepStorage``) that keeps its step in extra tail
+/// Not final: a chained future is a subclass (``ChainStepStorage``) that keeps its step in extra tail
 /// space after the value, so a chain step is one allocation. Every member is `final` so calls
 /// stay direct.
 @usableFromInline
@@ -237,7 +237,7 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader, Value> {
 
     /// Answers a cancellation request that reached this future (called once, by the request's
     /// winner, with no lock held): runs the actions registered for it. A chained future first
-    /// cancels itself (see ``StepStorage``). Not final for that one override; it is reached only
+    /// cancels itself (see ``ChainStepStorage``). Not final for that one override; it is reached only
     /// on the rare request path.
     @usableFromInline
     func answerCancellationRequest() {

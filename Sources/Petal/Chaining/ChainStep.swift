@@ -28,16 +28,16 @@ protocol ChainStep: SendableMetatype {
 /// holds the upstream, so delivered links of a chain are freed at once and a chain nobody holds
 /// lives exactly as long as its producer.
 @usableFromInline
-final class StepStorage<Step: ChainStep>: FutureStorage<Step.Output> {
+final class ChainStepStorage<Step: ChainStep>: FutureStorage<Step.Output> {
     /// A pending chained future that will run `step`.
     @inlinable
-    static func make(_ step: Step) -> StepStorage<Step> {
+    static func make(_ step: Step) -> ChainStepStorage<Step> {
         checkLayout()
         let storage = unsafeDowncast(
             create(minimumCapacity: tailCapacity) { _ in
                 FutureHeader(holdsStep: true)
             },
-            to: StepStorage<Step>.self
+            to: ChainStepStorage<Step>.self
         )
         storage.step.initialize(to: step)
         return storage
@@ -131,10 +131,10 @@ final class StepHop<Step: ChainStep>: @unchecked Sendable {
     @usableFromInline
     let kind: OutcomeKind
     @usableFromInline
-    let downstream: StepStorage<Step>
+    let downstream: ChainStepStorage<Step>
 
     @inlinable
-    init(_ work: Step, upstream: FutureStorage<Step.Input>, kind: OutcomeKind, downstream: StepStorage<Step>) {
+    init(_ work: Step, upstream: FutureStorage<Step.Input>, kind: OutcomeKind, downstream: ChainStepStorage<Step>) {
         self.work = work
         self.upstream = upstream
         self.kind = kind
@@ -159,7 +159,7 @@ extension FutureStorage {
     /// Chains `step` onto this future and returns the chained future.
     @inlinable
     func chain<Step: ChainStep>(_ step: Step) -> Future<Step.Output> where Step.Input == Value {
-        let downstream = StepStorage.make(step)
+        let downstream = ChainStepStorage.make(step)
         // A future whose producer can be asked to cancel links its chained futures, so that
         // their requests travel up; everyone else pays this one load.
         if petal_atomic_u32_load(requestWord) & CancellationRequestWord.propagates != 0 {
