@@ -46,17 +46,24 @@ extension Promise {
         let storage = future.storage
         storage.markPropagating()
         if Context.self == InlineExecutionContext.self {
-            CancellationRegistry.add(handler, for: storage)
+            storage.addCancellationAction(handler)
         } else {
-            CancellationRegistry.add({ context.execute(handler) }, for: storage)
+            storage.addCancellationAction { context.execute(handler) }
         }
     }
 }
 
 extension Future {
+    /// Whether the future has a cancellation record (someone used upstream cancellation on it),
+    /// for tests.
+    @_spi(Diagnostics)
+    public var hasCancellationRecordForTests: Bool {
+        storage.cancellationRecord != nil
+    }
+
     /// How many counted dependents the future has, for tests.
     @_spi(Diagnostics)
     public var dependentCountForTests: Int {
-        Int(CancellationRequestWord.dependents(petal_atomic_u32_load(storage.requestWord)))
+        storage.cancellationDependentCount
     }
 }

@@ -35,7 +35,7 @@ final class ChainStepStorage<Step: ChainStep>: FutureStorage<Step.Output> {
         checkLayout()
         let storage = unsafeDowncast(
             create(minimumCapacity: tailCapacity) { _ in
-                FutureHeader(holdsStep: true)
+                FutureHeader(chained: true)
             },
             to: ChainStepStorage<Step>.self
         )
@@ -43,25 +43,27 @@ final class ChainStepStorage<Step: ChainStep>: FutureStorage<Step.Output> {
         return storage
     }
 
-    /// Tail elements (of the value's stride) that hold the value, the padding to align the
-    /// step, and the step. The tail's own alignment is only the value's, so the padding allows
-    /// for the worst case.
+    /// The step's offset from the header's address: after the outcome (the value or the
+    /// error), aligned, laid out from the tail's start.
     @inlinable
-    static var tailCapacity: Int {
-        let valueStride = MemoryLayout<Step.Output>.stride
-        let padding = max(0, MemoryLayout<Step>.alignment - MemoryLayout<Step.Output>.alignment)
-        let bytes = valueStride + padding + MemoryLayout<Step>.size
-        return (bytes + valueStride - 1) / valueStride
+    static var stepOffset: Int {
+        var layout = FieldLayout(startingAt: tailOffset)
+        _ = layout.place(size: outcomeSize, alignment: MemoryLayout<Step.Output>.alignment)
+        return layout.place(Step.self)
     }
 
-    /// The step's place in the tail: after the value, aligned.
+    /// Tail elements (of the value's stride) that hold the outcome and the step.
+    @inlinable
+    static var tailCapacity: Int {
+        let bytes = stepOffset + MemoryLayout<Step>.size - tailOffset
+        let stride = MemoryLayout<Step.Output>.stride
+        return (bytes + stride - 1) / stride
+    }
+
+    /// The step's place in the tail.
     @inlinable
     var step: UnsafeMutablePointer<Step> {
-        withUnsafeMutablePointerToElements { elements in
-            let end = Int(bitPattern: UnsafeMutableRawPointer(elements + 1))
-            let aligned = end.roundedUp(to: MemoryLayout<Step>.alignment)
-            return UnsafeMutableRawPointer(bitPattern: aligned).unsafelyUnwrapped.assumingMemoryBound(to: Step.self)
-        }
+        (headerAddress + Self.stepOffset).assumingMemoryBound(to: Step.self)
     }
 
     deinit {
@@ -70,18 +72,6 @@ final class ChainStepStorage<Step: ChainStep>: FutureStorage<Step.Output> {
         // common case this generic code's metadata look-ups. Runs before the superclass
         // deinit, while the tail is intact.
         if holdsStep.pointee { step.deinitialize(count: 1) }
-    }
-
-    /// A request reached this chained future: it cancels itself at once (without an indirect
-    /// error; a request is not a failure), so its step never runs and its own dependents are
-    /// cancelled by the one failure rule, then runs its registered actions (the vote on its
-    /// upstream, when it is linked to one).
-    @usableFromInline
-    override func answerCancellationRequest() {
-        // Taken first: resolving lets go of whatever actions are still registered.
-        let actions = CancellationRegistry.takeActions(for: self)
-        fail(.cancelled, error: nil)
-        for action in actions { action() }
     }
 
     /// Runs the step with the upstream's outcome: called exactly once, on the thread that
@@ -162,9 +152,7 @@ extension FutureStorage {
         let downstream = ChainStepStorage.make(step)
         // A future whose producer can be asked to cancel links its chained futures, so that
         // their requests travel up; everyone else pays this one load.
-        if petal_atomic_u32_load(requestWord) & CancellationRequestWord.propagates != 0 {
-            linkDependent(downstream)
-        }
+        if petal_atomic_word_load(cancellationSlot) != 0 { linkIfPropagating(downstream) }
         // Captures nothing but the chained future: the closure needs no allocation of its own.
         subscribe(.step { upstream, kind in downstream.receive(from: upstream, kind: kind) })
         return Future(storage: downstream)

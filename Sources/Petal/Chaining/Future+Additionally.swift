@@ -12,7 +12,7 @@ extension Future {
     public func additionally<Output, Context: ExecutionContext>(
         on context: Context = .inline, _ body: @escaping @Sendable (Value) throws -> Output
     ) -> Future<(Value, Output)> {
-        storage.chain(AdditionallyStep(context: context, body: body))
+        storage.chain(Additionally<Value, Output>.self, on: context, body: body)
     }
 
     /// Starts the work `body` returns once the receiver is fulfilled, and pairs the value with
@@ -27,69 +27,52 @@ extension Future {
     public func additionally<Output, Context: ExecutionContext>(
         on context: Context = .inline, _ body: @escaping @Sendable (Value) throws -> Future<Output>
     ) -> Future<(Value, Output)> {
-        storage.chain(AdditionallyFutureStep(context: context, body: body))
+        storage.chain(AdditionallyFollowing<Value, Output>.self, on: context, body: body)
     }
 }
 
-/// The step of the value-returning `additionally`.
+/// `additionally` with a value-returning closure: the input and the closure's value, paired.
 @usableFromInline
-struct AdditionallyStep<Input, Output, Context: ExecutionContext>: ChainStep {
+enum Additionally<Input, Result>: ValueStepLogic {
     @usableFromInline
-    let context: Context
+    typealias Output = (Input, Result)
     @usableFromInline
-    let body: @Sendable (Input) throws -> Output
+    typealias Body = @Sendable (Input) throws -> Result
 
     @inlinable
-    init(context: Context, body: @escaping @Sendable (Input) throws -> Output) {
-        self.context = context
-        self.body = body
-    }
-
-    @inlinable
-    func run(upstream: FutureStorage<Input>, kind: OutcomeKind, downstream: FutureStorage<(Input, Output)>) {
-        guard kind == .fulfilled else {
-            downstream.cancel(following: upstream)
-            return
-        }
-        let input = upstream.value
-        downstream.settle { (input, try body(input)) }
+    static func run(
+        _ body: @Sendable (Input) throws -> Result, value: Input, downstream: FutureStorage<(Input, Result)>
+    ) {
+        downstream.settle { (value, try body(value)) }
     }
 }
 
-/// The step of the future-returning `additionally`.
+/// `additionally` with a future-returning closure: the input and the returned future's value.
 @usableFromInline
-struct AdditionallyFutureStep<Input, Output, Context: ExecutionContext>: ChainStep {
+enum AdditionallyFollowing<Input, Result>: ValueStepLogic {
     @usableFromInline
-    let context: Context
+    typealias Output = (Input, Result)
     @usableFromInline
-    let body: @Sendable (Input) throws -> Future<Output>
+    typealias Body = @Sendable (Input) throws -> Future<Result>
 
     @inlinable
-    init(context: Context, body: @escaping @Sendable (Input) throws -> Future<Output>) {
-        self.context = context
-        self.body = body
-    }
-
-    @inlinable
-    func run(upstream: FutureStorage<Input>, kind: OutcomeKind, downstream: FutureStorage<(Input, Output)>) {
-        guard kind == .fulfilled else {
-            downstream.cancel(following: upstream)
-            return
-        }
-        let work: Future<Output>
+    static func run(
+        _ body: @Sendable (Input) throws -> Future<Result>, value: Input, downstream: FutureStorage<(Input, Result)>
+    ) {
+        let work: Future<Result>
         do {
-            work = try body(upstream.value)
+            work = try body(value)
         } catch {
             downstream.fail(.rejected, error: error)
             return
         }
-        // The pairing needs the input again, so this form keeps a small closure; the inputs
-        // are confined to it (the downstream is resolved only here).
-        let pending = UncheckedSendableBox((upstream, downstream))
+        // The pairing needs the input again, so this form keeps a small closure; the input and
+        // the downstream are confined to it (the downstream is resolved only here).
+        let pending = UncheckedSendableBox((value, downstream))
         work.whenResolved { outcome in
-            let (upstream, downstream) = pending.value
+            let (input, downstream) = pending.value
             switch outcome {
-            case .fulfilled(let output): downstream.fulfil(with: (upstream.value, output))
+            case .fulfilled(let output): downstream.fulfil(with: (input, output))
             case .rejected(let error): downstream.fail(.rejected, error: error)
             case .cancelled(let indirectError): downstream.fail(.cancelled, error: indirectError)
             }

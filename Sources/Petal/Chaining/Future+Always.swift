@@ -12,26 +12,22 @@ extension Future {
     public func always<Context: ExecutionContext>(
         on context: Context = .inline, _ body: @escaping @Sendable () throws -> Void
     ) -> Future<Value> {
-        storage.chain(AlwaysStep(context: context, body: body))
+        storage.chain(Always<Value>.self, on: context, body: body)
     }
 }
 
-/// The step of `always`.
+/// `always`: the closure runs whatever the outcome, which then passes on unchanged (by the one
+/// failure rule for a failure); what the closure throws rejects instead.
 @usableFromInline
-struct AlwaysStep<Value, Context: ExecutionContext>: ChainStep {
+enum Always<Value>: StepLogic {
     @usableFromInline
-    let context: Context
-    @usableFromInline
-    let body: @Sendable () throws -> Void
+    typealias Body = @Sendable () throws -> Void
 
     @inlinable
-    init(context: Context, body: @escaping @Sendable () throws -> Void) {
-        self.context = context
-        self.body = body
-    }
-
-    @inlinable
-    func run(upstream: FutureStorage<Value>, kind: OutcomeKind, downstream: FutureStorage<Value>) {
+    static func run(
+        _ body: @Sendable () throws -> Void, upstream: FutureStorage<Value>, kind: OutcomeKind,
+        downstream: FutureStorage<Value>
+    ) {
         do {
             try body()
         } catch {

@@ -16,7 +16,7 @@ extension Future {
         orRejectWith error: @autoclosure @escaping @Sendable () -> any Error,
         _ predicate: @escaping @Sendable (Value) throws -> Bool
     ) -> Future<Value> {
-        storage.chain(EnsureStep(context: context, predicate: predicate, error: error))
+        storage.chain(Ensure<Value>.self, on: context, body: (predicate, error))
     }
 
     /// Passes the value on if `predicate` accepts it, and rejects with an
@@ -62,41 +62,25 @@ public struct UnmetConditionError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// The step of `ensure`.
+/// `ensure`: the value passes if the predicate holds; otherwise, or if the predicate throws,
+/// the chained future is rejected.
 @usableFromInline
-struct EnsureStep<Value, Context: ExecutionContext>: ChainStep {
+enum Ensure<Value>: ValueStepLogic {
     @usableFromInline
-    let context: Context
+    typealias Input = Value
     @usableFromInline
-    let predicate: @Sendable (Value) throws -> Bool
+    typealias Output = Value
     @usableFromInline
-    let error: @Sendable () -> any Error
+    typealias Body = (predicate: @Sendable (Value) throws -> Bool, error: @Sendable () -> any Error)
 
     @inlinable
-    init(
-        context: Context, predicate: @escaping @Sendable (Value) throws -> Bool,
-        error: @escaping @Sendable () -> any Error
+    static func run(
+        _ body: (predicate: @Sendable (Value) throws -> Bool, error: @Sendable () -> any Error), value: Value,
+        downstream: FutureStorage<Value>
     ) {
-        self.context = context
-        self.predicate = predicate
-        self.error = error
-    }
-
-    @inlinable
-    func run(upstream: FutureStorage<Value>, kind: OutcomeKind, downstream: FutureStorage<Value>) {
-        guard kind == .fulfilled else {
-            downstream.cancel(following: upstream)
-            return
-        }
-        let value = upstream.value
-        do {
-            if try predicate(value) {
-                downstream.fulfil(with: value)
-            } else {
-                downstream.fail(.rejected, error: error())
-            }
-        } catch {
-            downstream.fail(.rejected, error: error)
+        downstream.settle {
+            guard try body.predicate(value) else { throw body.error() }
+            return value
         }
     }
 }

@@ -8,25 +8,22 @@ extension Future {
     ///   No closure of yours runs, so there is no context to choose.
     @inlinable
     public func flattened<Inner>() -> Future<Inner> where Value == Future<Inner> {
-        storage.chain(FlattenStep<Inner>())
+        storage.chain(Flatten<Inner>.self, on: .inline, body: ())
     }
 }
 
-/// The step of `flattened()`.
+/// `flattened()`: the chained future follows the inner future.
 @usableFromInline
-struct FlattenStep<Inner>: ChainStep {
-    @inlinable
-    init() {}
+enum Flatten<Inner>: ValueStepLogic {
+    @usableFromInline
+    typealias Input = Future<Inner>
+    @usableFromInline
+    typealias Output = Inner
+    @usableFromInline
+    typealias Body = Void
 
     @inlinable
-    var context: InlineExecutionContext { .inline }
-
-    @inlinable
-    func run(upstream: FutureStorage<Future<Inner>>, kind: OutcomeKind, downstream: FutureStorage<Inner>) {
-        guard kind == .fulfilled else {
-            downstream.cancel(following: upstream)
-            return
-        }
-        upstream.value.storage.subscribe(.forward(downstream))
+    static func run(_: Void, value: Future<Inner>, downstream: FutureStorage<Inner>) {
+        value.storage.subscribe(.forward(downstream))
     }
 }

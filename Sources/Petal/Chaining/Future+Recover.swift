@@ -19,7 +19,7 @@ extension Future {
         includingIndirectErrors includeIndirectErrors: Bool = true,
         using body: @escaping @Sendable (any Error) throws -> Value?
     ) -> Future<Value> {
-        storage.chain(RecoverStep(context: context, includeIndirectErrors: includeIndirectErrors, body: body))
+        storage.chain(Recover<Value>.self, on: context, body: (includeIndirectErrors, body))
     }
 
     /// Replaces a failure with `alternative`, computed only if it is needed.
@@ -34,10 +34,7 @@ extension Future {
         includingIndirectErrors includeIndirectErrors: Bool = true,
         using alternative: @autoclosure @escaping @Sendable () -> Value
     ) -> Future<Value> {
-        storage.chain(
-            RecoverWithValueStep(
-                context: context, includeIndirectErrors: includeIndirectErrors, alternative: alternative)
-        )
+        storage.chain(RecoverWithValue<Value>.self, on: context, body: (includeIndirectErrors, alternative))
     }
 
     /// Replaces a failure with the work `body` returns.
@@ -54,7 +51,7 @@ extension Future {
         includingIndirectErrors includeIndirectErrors: Bool = true,
         using body: @escaping @Sendable (any Error) throws -> Future<Value>
     ) -> Future<Value> {
-        storage.chain(RecoverFutureStep(context: context, includeIndirectErrors: includeIndirectErrors, body: body))
+        storage.chain(RecoverFollowing<Value>.self, on: context, body: (includeIndirectErrors, body))
     }
 
     /// Replaces the error that travels down the chain with what `transform` makes of it.
@@ -70,49 +67,27 @@ extension Future {
     public func mapError<Context: ExecutionContext>(
         on context: Context = .inline, _ transform: @escaping @Sendable (any Error) -> any Error
     ) -> Future<Value> {
-        storage.chain(MapErrorStep(context: context, transform: transform))
+        storage.chain(MapError<Value>.self, on: context, body: transform)
     }
 }
 
-extension FutureStorage {
-    /// The error a recovery handles for an upstream outcome of `kind`, or `nil` when the
-    /// outcome passes down unchanged (a fulfilment, a cancellation without an error, or an
-    /// indirect error the recovery does not include).
-    @inlinable
-    func recoverableError(kind: OutcomeKind, includeIndirectErrors: Bool) -> (any Error)? {
-        switch kind {
-        case .fulfilled: return nil
-        case .rejected: return error.pointee
-        case .cancelled: return includeIndirectErrors ? error.pointee : nil
-        }
-    }
-}
-
-/// The step of the optional-returning `recover`.
+/// `recover` with an optional-returning closure: a value fulfils, `nil` lets the failure travel on.
 @usableFromInline
-struct RecoverStep<Value, Context: ExecutionContext>: ChainStep {
+enum Recover<Value>: FailureStepLogic {
     @usableFromInline
-    let context: Context
+    typealias Output = Value
     @usableFromInline
-    let includeIndirectErrors: Bool
-    @usableFromInline
-    let body: @Sendable (any Error) throws -> Value?
+    typealias Body = (includeIndirectErrors: Bool, handler: @Sendable (any Error) throws -> Value?)
 
     @inlinable
-    init(context: Context, includeIndirectErrors: Bool, body: @escaping @Sendable (any Error) throws -> Value?) {
-        self.context = context
-        self.includeIndirectErrors = includeIndirectErrors
-        self.body = body
-    }
+    static func includesIndirectErrors(_ body: Body) -> Bool { body.includeIndirectErrors }
 
     @inlinable
-    func run(upstream: FutureStorage<Value>, kind: OutcomeKind, downstream: FutureStorage<Value>) {
-        guard let error = upstream.recoverableError(kind: kind, includeIndirectErrors: includeIndirectErrors) else {
-            downstream.resolve(passingOn: upstream, kind: kind)
-            return
-        }
+    static func run(
+        _ body: Body, error: any Error, upstream: FutureStorage<Value>, downstream: FutureStorage<Value>
+    ) {
         do {
-            if let value = try body(error) {
+            if let value = try body.handler(error) {
                 downstream.fulfil(with: value)
             } else {
                 downstream.cancel(following: upstream)
@@ -123,84 +98,60 @@ struct RecoverStep<Value, Context: ExecutionContext>: ChainStep {
     }
 }
 
-/// The step of the autoclosure `recover`.
+/// `recover` with an alternative value.
 @usableFromInline
-struct RecoverWithValueStep<Value, Context: ExecutionContext>: ChainStep {
+enum RecoverWithValue<Value>: FailureStepLogic {
     @usableFromInline
-    let context: Context
+    typealias Output = Value
     @usableFromInline
-    let includeIndirectErrors: Bool
-    @usableFromInline
-    let alternative: @Sendable () -> Value
+    typealias Body = (includeIndirectErrors: Bool, alternative: @Sendable () -> Value)
 
     @inlinable
-    init(context: Context, includeIndirectErrors: Bool, alternative: @escaping @Sendable () -> Value) {
-        self.context = context
-        self.includeIndirectErrors = includeIndirectErrors
-        self.alternative = alternative
-    }
+    static func includesIndirectErrors(_ body: Body) -> Bool { body.includeIndirectErrors }
 
     @inlinable
-    func run(upstream: FutureStorage<Value>, kind: OutcomeKind, downstream: FutureStorage<Value>) {
-        guard upstream.recoverableError(kind: kind, includeIndirectErrors: includeIndirectErrors) != nil else {
-            downstream.resolve(passingOn: upstream, kind: kind)
-            return
-        }
-        downstream.fulfil(with: alternative())
+    static func run(
+        _ body: Body, error _: any Error, upstream _: FutureStorage<Value>, downstream: FutureStorage<Value>
+    ) {
+        downstream.fulfil(with: body.alternative())
     }
 }
 
-/// The step of the future-returning `recover`.
+/// `recover` with a future-returning closure: the chained future follows the one returned.
 @usableFromInline
-struct RecoverFutureStep<Value, Context: ExecutionContext>: ChainStep {
+enum RecoverFollowing<Value>: FailureStepLogic {
     @usableFromInline
-    let context: Context
+    typealias Output = Value
     @usableFromInline
-    let includeIndirectErrors: Bool
-    @usableFromInline
-    let body: @Sendable (any Error) throws -> Future<Value>
+    typealias Body = (includeIndirectErrors: Bool, handler: @Sendable (any Error) throws -> Future<Value>)
 
     @inlinable
-    init(context: Context, includeIndirectErrors: Bool, body: @escaping @Sendable (any Error) throws -> Future<Value>) {
-        self.context = context
-        self.includeIndirectErrors = includeIndirectErrors
-        self.body = body
-    }
+    static func includesIndirectErrors(_ body: Body) -> Bool { body.includeIndirectErrors }
 
     @inlinable
-    func run(upstream: FutureStorage<Value>, kind: OutcomeKind, downstream: FutureStorage<Value>) {
-        guard let error = upstream.recoverableError(kind: kind, includeIndirectErrors: includeIndirectErrors) else {
-            downstream.resolve(passingOn: upstream, kind: kind)
-            return
-        }
-        do {
-            try body(error).storage.subscribe(.forward(downstream))
-        } catch {
-            downstream.fail(.rejected, error: error)
-        }
+    static func run(
+        _ body: Body, error: any Error, upstream _: FutureStorage<Value>, downstream: FutureStorage<Value>
+    ) {
+        downstream.follow { try body.handler(error) }
     }
 }
 
-/// The step of `mapError`.
+/// `mapError`: the failure travels on as a cancellation whose indirect error is the
+/// transformed one (indirect errors are transformed too).
 @usableFromInline
-struct MapErrorStep<Value, Context: ExecutionContext>: ChainStep {
+enum MapError<Value>: FailureStepLogic {
     @usableFromInline
-    let context: Context
+    typealias Output = Value
     @usableFromInline
-    let transform: @Sendable (any Error) -> any Error
+    typealias Body = @Sendable (any Error) -> any Error
 
     @inlinable
-    init(context: Context, transform: @escaping @Sendable (any Error) -> any Error) {
-        self.context = context
-        self.transform = transform
-    }
+    static func includesIndirectErrors(_: Body) -> Bool { true }
 
     @inlinable
-    func run(upstream: FutureStorage<Value>, kind: OutcomeKind, downstream: FutureStorage<Value>) {
-        guard kind != .fulfilled, let error = upstream.error.pointee else {
-            downstream.resolve(passingOn: upstream, kind: kind)
-            return
-        }
+    static func run(
+        _ transform: Body, error: any Error, upstream _: FutureStorage<Value>, downstream: FutureStorage<Value>
+    ) {
         downstream.fail(.cancelled, error: transform(error))
     }
 }

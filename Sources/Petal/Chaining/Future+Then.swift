@@ -19,7 +19,7 @@ extension Future {
     public func then<Output, Context: ExecutionContext>(
         on context: Context = .inline, _ body: @escaping @Sendable (Value) throws -> Output
     ) -> Future<Output> {
-        storage.chain(ThenStep(context: context, body: body))
+        storage.chain(Then<Value, Output>.self, on: context, body: body)
     }
 
     /// Continues with the future `body` returns once the receiver is fulfilled.
@@ -35,58 +35,32 @@ extension Future {
     public func then<Output, Context: ExecutionContext>(
         on context: Context = .inline, _ body: @escaping @Sendable (Value) throws -> Future<Output>
     ) -> Future<Output> {
-        storage.chain(ThenFutureStep(context: context, body: body))
+        storage.chain(ThenFollowing<Value, Output>.self, on: context, body: body)
     }
 }
 
-/// The step of the value-returning `then`.
+/// `then` with a value-returning closure: its value fulfils the chained future.
 @usableFromInline
-struct ThenStep<Input, Output, Context: ExecutionContext>: ChainStep {
+enum Then<Input, Output>: ValueStepLogic {
     @usableFromInline
-    let context: Context
-    @usableFromInline
-    let body: @Sendable (Input) throws -> Output
+    typealias Body = @Sendable (Input) throws -> Output
 
     @inlinable
-    init(context: Context, body: @escaping @Sendable (Input) throws -> Output) {
-        self.context = context
-        self.body = body
-    }
-
-    @inlinable
-    func run(upstream: FutureStorage<Input>, kind: OutcomeKind, downstream: FutureStorage<Output>) {
-        guard kind == .fulfilled else {
-            downstream.cancel(following: upstream)
-            return
-        }
-        downstream.settle { try body(upstream.value) }
+    static func run(_ body: @Sendable (Input) throws -> Output, value: Input, downstream: FutureStorage<Output>) {
+        downstream.settle { try body(value) }
     }
 }
 
-/// The step of the future-returning `then`.
+/// `then` with a future-returning closure: the chained future follows the one returned.
 @usableFromInline
-struct ThenFutureStep<Input, Output, Context: ExecutionContext>: ChainStep {
+enum ThenFollowing<Input, Output>: ValueStepLogic {
     @usableFromInline
-    let context: Context
-    @usableFromInline
-    let body: @Sendable (Input) throws -> Future<Output>
+    typealias Body = @Sendable (Input) throws -> Future<Output>
 
     @inlinable
-    init(context: Context, body: @escaping @Sendable (Input) throws -> Future<Output>) {
-        self.context = context
-        self.body = body
-    }
-
-    @inlinable
-    func run(upstream: FutureStorage<Input>, kind: OutcomeKind, downstream: FutureStorage<Output>) {
-        guard kind == .fulfilled else {
-            downstream.cancel(following: upstream)
-            return
-        }
-        do {
-            try body(upstream.value).storage.subscribe(.forward(downstream))
-        } catch {
-            downstream.fail(.rejected, error: error)
-        }
+    static func run(
+        _ body: @Sendable (Input) throws -> Future<Output>, value: Input, downstream: FutureStorage<Output>
+    ) {
+        downstream.follow { try body(value) }
     }
 }

@@ -16,23 +16,24 @@ enum OutcomeKind: UInt32 {
 
 /// The non-value state of a future, in the `ManagedBuffer` header (the value is the tail).
 ///
-/// Trivially copyable and independent of `Value`: the error and the inline slot's callback live
-/// in raw storage of their size, reached through typed pointers (see ``FutureStorage``). So
-/// creating a storage writes the header in place, with no value-witness copy, and the generic
-/// deinit destroys the header with no metadata look-up; the deinit destroys the error and a
-/// callback still in the slot by hand, and only when there is one. The field order is relied
-/// upon (see `FutureStorage.checkLayout`).
+/// Trivially copyable and independent of `Value`: the inline slot's callback lives in raw
+/// storage of its size, reached through a typed pointer (see ``FutureStorage``). So creating a
+/// storage writes the header in place, with no value-witness copy, and the generic deinit
+/// destroys the header with no metadata look-up; the deinit destroys a callback still in the
+/// slot by hand, and only when there is one. The field order is relied upon (see
+/// `FutureStorage.checkLayout`), and the header is 48 bytes, a multiple of 8, so that the tail
+/// after it can hold the error (see ``FutureStorage``).
 @usableFromInline
 struct FutureHeader {
     /// The C cell: the word (phase, reservation count, waiter blocks), the inline slot's commit
     /// flag and the outcome kind.
     @usableFromInline
     var cell: petal_cell
-    /// Storage for the rejection error or the cancellation's indirect error, an
-    /// `(any Error)?` (all zero bits: `nil`). Written once by the claimer before publish, read
-    /// only after an acquire load saw the cell resolved.
+    /// The future's ``CancellationRecord``, as a retained pointer, or 0 (almost always): the
+    /// one place upstream cancellation keeps anything. Installed once by compare-and-swap by
+    /// the first user of cancellation, released by the deinit; touched only through C atomics.
     @usableFromInline
-    var errorStorage: UInt
+    var cancellation: petal_atomic_word
     /// Storage for the first subscriber's callback, a `Callback<Value>` (of the same size for
     /// every `Value`: each case holds a closure or a reference). Initialised by the subscriber
     /// that reserved the slot before its release commit; moved out by whoever runs it, or by
@@ -44,16 +45,19 @@ struct FutureHeader {
     /// release.
     @usableFromInline
     var holdsStep: Bool
-    /// The cancellation-request word (see ``CancellationRequestWord``), in the padding after
-    /// `holdsStep`, so it costs no space. Zero unless someone uses upstream cancellation;
-    /// touched only through C atomics once the storage is shared.
+    /// Whether this is a chained future (a ``ChainStepStorage``), which a cancellation request
+    /// cancels at once. Written at creation, then only read; a byte of its own, as `holdsStep`
+    /// is written while requests may read this.
     @usableFromInline
-    var requestWord: petal_atomic_u32
+    var isChained: Bool
+    /// Pads the header to 48 bytes, so the tail starts 8-aligned whatever the value.
+    @usableFromInline
+    var padding: (UInt8, UInt8, UInt8, UInt8, UInt8)
 
-    /// A pending header (with `kind`, a resolved one), with no error: a storage created resolved
-    /// with an error writes it through ``FutureStorage/error`` before it is shared.
+    /// A pending header (with `kind`, a resolved one): a storage created resolved with an error
+    /// writes it through ``FutureStorage/error`` before it is shared.
     @inlinable
-    init(resolvedAs kind: OutcomeKind? = nil, holdsStep: Bool = false) {
+    init(resolvedAs kind: OutcomeKind? = nil, chained: Bool = false) {
         // petal_cell_init and petal_cell_init_resolved, spelt out as values: the header is built
         // in place.
         if let kind {
@@ -61,10 +65,11 @@ struct FutureHeader {
         } else {
             cell = petal_cell(word: PETAL_PHASE_PENDING, slot_flag: PETAL_SLOT_EMPTY, kind: 0)
         }
-        errorStorage = 0
+        cancellation = petal_atomic_word(value: 0)
         slotStorage = (0, 0, 0)
-        self.holdsStep = holdsStep
-        requestWord = petal_atomic_u32(value: 0)
+        holdsStep = chained
+        isChained = chained
+        padding = (0, 0, 0, 0, 0)
     }
 }
 
@@ -75,6 +80,12 @@ struct FutureHeader {
 /// The value is the tail element rather than a `Value?` property because a generic class with a
 /// stored `Optional<Value>` pays a generic-metadata look-up in every deinit; here the value
 /// is initialised only when fulfilled, and deinitialised by hand.
+///
+/// The tail holds the outcome: the value when fulfilled, the error (an `(any Error)?`) when
+/// rejected or cancelled, never both, so they share its first bytes and the tail is at least
+/// as large as the error. Every read of the error follows a check that the kind is not
+/// `.fulfilled`, and the deinit destroys one or the other by the kind. That keeps the header
+/// at 48 bytes with the cancellation pointer in it: a `Future<Int>` is one 80-byte chunk.
 ///
 /// Synchronisation: everything here is either written before the storage is shared (creation),
 /// or ordered by the cell protocol (see `petal.h`): the outcome is written by the one claimer
@@ -92,7 +103,7 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader, Value> {
     static func makePending() -> FutureStorage<Value> {
         checkLayout()
         return unsafeDowncast(
-            create(minimumCapacity: 1) { _ in FutureHeader() },
+            create(minimumCapacity: outcomeCapacity) { _ in FutureHeader() },
             to: FutureStorage<Value>.self
         )
     }
@@ -109,10 +120,10 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader, Value> {
         case .cancelled(let indirectError): (kind, error) = (.cancelled, indirectError)
         }
         let storage = unsafeDowncast(
-            create(minimumCapacity: 1) { _ in FutureHeader(resolvedAs: kind) },
+            create(minimumCapacity: outcomeCapacity) { _ in FutureHeader(resolvedAs: kind) },
             to: FutureStorage<Value>.self
         )
-        if let error { storage.error.pointee = error }
+        if kind != .fulfilled { storage.error.initialize(to: error) }
         if case .fulfilled(let value) = outcome {
             storage.withUnsafeMutablePointerToElements { $0.initialize(to: value) }
         }
@@ -124,19 +135,17 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader, Value> {
         // A trivial value needs no destruction, and checking costs this generic code no
         // metadata look-up, unlike the destruction.
         let word = petal_cell_load(cell)
-        // Actions still registered for a storage that never resolved (or whose resolution
-        // raced a registration): the registry keys them by address, which is about to be reused.
-        if petal_atomic_u32_load(requestWord) & CancellationRequestWord.hasActions != 0 {
-            discardCancellationActions()
-        }
-        // The header is trivial: what it holds by hand goes by hand. The error's type is
-        // concrete, so releasing it needs no metadata.
-        if (headerAddress + Self.errorOffset).load(as: UInt.self) != 0 { error.deinitialize(count: 1) }
+        // The cancellation record, for the few futures that have one (one load for the rest).
+        if petal_atomic_word_load(cancellationSlot) != 0 { releaseCancellationRecord() }
         guard petal_word_has_outcome(word) != 0 else { return freeUndelivered(word) }
-        guard !_isPOD(Value.self) else { return }
-        if OutcomeKind(publishedIn: cell) == .fulfilled {
-            _ = withUnsafeMutablePointerToElements { $0.deinitialize(count: 1) }
+        // The header is trivial: what the tail holds goes by hand. The error's type is
+        // concrete, so releasing it needs no metadata.
+        if OutcomeKind(publishedIn: cell) != .fulfilled {
+            if (headerAddress + Self.tailOffset).load(as: UInt.self) != 0 { error.deinitialize(count: 1) }
+            return
         }
+        guard !_isPOD(Value.self) else { return }
+        _ = withUnsafeMutablePointerToElements { $0.deinitialize(count: 1) }
     }
 
     /// Frees the waiters of a storage freed before it resolved. Only an internal storage nobody
@@ -168,10 +177,7 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader, Value> {
 
     // Each header field is reached through its own pointer, never as `header.pointee.field`: a
     // Swift access to `pointee` covers the whole header, cell word included, so ThreadSanitizer
-    // would rightly see it overlap the C atomics of other threads. The offsets are computed from
-    // the layout rule (fields in declaration order, each aligned) rather than with
-    // `MemoryLayout.offset(of:)`, whose generic key path is a heap allocation wherever the code
-    // runs unspecialised (every deinit); `checkLayout()` holds the two to agreement in debug builds.
+    // would rightly see it overlap the C atomics of other threads (see ``FieldLayout``).
 
     /// The header's address.
     @inlinable
@@ -179,29 +185,41 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader, Value> {
         withUnsafeMutablePointerToHeader { UnsafeMutableRawPointer($0) }
     }
 
-    @inlinable
-    static var errorOffset: Int {
-        MemoryLayout<petal_cell>.size.roundedUp(to: MemoryLayout<(any Error)?>.alignment)
-    }
-
     // The callback's layout does not depend on `Value` (every case holds a closure or a
     // reference), so a fixed instance stands in for it: generic code then needs no metadata.
     @usableFromInline
     typealias CallbackLayout = Callback<Never>
 
+    /// The offsets of the header's fields, in declaration order, and where the tail starts.
     @inlinable
-    static var slotOffset: Int {
-        (errorOffset + MemoryLayout<(any Error)?>.size).roundedUp(to: MemoryLayout<CallbackLayout>.alignment)
+    static var headerLayout: (cancellation: Int, slot: Int, holdsStep: Int, isChained: Int, tail: Int) {
+        var layout = FieldLayout()
+        _ = layout.place(petal_cell.self)
+        let cancellation = layout.place(petal_atomic_word.self)
+        let slot = layout.place(CallbackLayout.self)
+        let holdsStep = layout.place(Bool.self)
+        let isChained = layout.place(Bool.self)
+        _ = layout.place((UInt8, UInt8, UInt8, UInt8, UInt8).self)
+        return (cancellation, slot, holdsStep, isChained, layout.end)
     }
 
+    /// Where the tail starts, from the header's address: the value or the error.
     @inlinable
-    static var holdsStepOffset: Int {
-        slotOffset + MemoryLayout<CallbackLayout>.size
+    static var tailOffset: Int {
+        headerLayout.tail.roundedUp(to: MemoryLayout<Value>.alignment)
     }
 
+    /// The bytes the outcome needs at the start of the tail: the value or the error.
     @inlinable
-    static var requestWordOffset: Int {
-        (holdsStepOffset + MemoryLayout<Bool>.size).roundedUp(to: MemoryLayout<petal_atomic_u32>.alignment)
+    static var outcomeSize: Int {
+        Swift.max(MemoryLayout<Value>.size, MemoryLayout<(any Error)?>.size)
+    }
+
+    /// Tail elements that hold the outcome.
+    @inlinable
+    static var outcomeCapacity: Int {
+        let stride = MemoryLayout<Value>.stride
+        return (outcomeSize + stride - 1) / stride
     }
 
     /// The C cell, first in the header.
@@ -210,48 +228,49 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader, Value> {
         headerAddress.assumingMemoryBound(to: petal_cell.self)
     }
 
-    /// The rejection error or the cancellation's indirect error.
+    /// The rejection error or the cancellation's indirect error, in the tail where a value
+    /// would be: read it only for an outcome that is not `.fulfilled`.
     @inlinable
     final var error: UnsafeMutablePointer<(any Error)?> {
-        (headerAddress + Self.errorOffset).assumingMemoryBound(to: (any Error)?.self)
+        (headerAddress + Self.tailOffset).assumingMemoryBound(to: (any Error)?.self)
+    }
+
+    /// The slot holding the ``CancellationRecord``'s retained pointer, or 0.
+    @inlinable
+    final var cancellationSlot: UnsafeMutablePointer<petal_atomic_word> {
+        (headerAddress + Self.headerLayout.cancellation).assumingMemoryBound(to: petal_atomic_word.self)
     }
 
     /// The inline slot for the first subscriber's callback (initialised only between its fill
     /// and its move).
     @inlinable
     final var slot: UnsafeMutablePointer<Callback<Value>> {
-        (headerAddress + Self.slotOffset).assumingMemoryBound(to: Callback<Value>.self)
+        (headerAddress + Self.headerLayout.slot).assumingMemoryBound(to: Callback<Value>.self)
     }
 
     /// Whether a chained future still holds its step.
     @inlinable
     final var holdsStep: UnsafeMutablePointer<Bool> {
-        (headerAddress + Self.holdsStepOffset).assumingMemoryBound(to: Bool.self)
+        (headerAddress + Self.headerLayout.holdsStep).assumingMemoryBound(to: Bool.self)
     }
 
-    /// The cancellation-request word.
+    /// Whether this is a chained future (set at creation, then only read).
     @inlinable
-    final var requestWord: UnsafeMutablePointer<petal_atomic_u32> {
-        (headerAddress + Self.requestWordOffset).assumingMemoryBound(to: petal_atomic_u32.self)
+    final var isChained: Bool {
+        (headerAddress + Self.headerLayout.isChained).load(as: Bool.self)
     }
 
-    /// Answers a cancellation request that reached this future (called once, by the request's
-    /// winner, with no lock held): runs the actions registered for it. A chained future first
-    /// cancels itself (see ``ChainStepStorage``). Not final for that one override; it is reached only
-    /// on the rare request path.
-    @usableFromInline
-    func answerCancellationRequest() {
-        for action in CancellationRegistry.takeActions(for: self) { action() }
-    }
-
-    /// Debug builds: the computed offsets are the compiler's.
+    /// Debug builds: the computed offsets are the compiler's, and the tail is where the
+    /// elements are.
     @inlinable
     static func checkLayout() {
+        let layout = headerLayout
         assert(MemoryLayout<FutureHeader>.offset(of: \.cell) == 0)
-        assert(MemoryLayout<FutureHeader>.offset(of: \.errorStorage) == errorOffset)
-        assert(MemoryLayout<FutureHeader>.offset(of: \.slotStorage) == slotOffset)
-        assert(MemoryLayout<FutureHeader>.offset(of: \.holdsStep) == holdsStepOffset)
-        assert(MemoryLayout<FutureHeader>.offset(of: \.requestWord) == requestWordOffset)
+        assert(MemoryLayout<FutureHeader>.offset(of: \.cancellation) == layout.cancellation)
+        assert(MemoryLayout<FutureHeader>.offset(of: \.slotStorage) == layout.slot)
+        assert(MemoryLayout<FutureHeader>.offset(of: \.holdsStep) == layout.holdsStep)
+        assert(MemoryLayout<FutureHeader>.offset(of: \.isChained) == layout.isChained)
+        assert(MemoryLayout<FutureHeader>.size == layout.tail && layout.tail % 8 == 0)
         // The raw storage fits what it stores, and a zeroed error is `nil`.
         assert(MemoryLayout<(any Error)?>.size == MemoryLayout<UInt>.size)
         assert(MemoryLayout<Callback<Value>>.size == MemoryLayout<CallbackLayout>.size)
@@ -404,7 +423,7 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader, Value> {
     @discardableResult
     final func fail(_ kind: OutcomeKind, error: (any Error)?) -> Bool {
         guard petal_cell_claim(cell) != 0 else { return false }
-        self.error.pointee = error
+        self.error.initialize(to: error)
         publish(kind)
         return true
     }
@@ -466,10 +485,11 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader, Value> {
     final func publish(_ kind: OutcomeKind) {
         let taken = petal_cell_publish(cell, kind.rawValue)
         // A resolved future needs no cancellation actions: let go of them (and what they hold)
-        // now. One load of a word in the cache line just written; set only by their users.
-        if petal_atomic_u32_load(requestWord) & CancellationRequestWord.hasActions != 0 {
-            discardCancellationActions()
-        }
+        // now. One load of a word in the cache line just written, 0 unless someone used
+        // cancellation. Ordering: this load follows publish's FULL compare-and-swap, and
+        // ``CancellationRecord/add(_:)`` loads the cell after its own FULL push: one of the
+        // two sees the other, so an action is never left behind by both.
+        if petal_atomic_word_load(cancellationSlot) != 0 { closeCancellationOnResolution() }
         // Nobody subscribed: the cell is RESOLVED already and there is nothing to run, but
         // perhaps threads or tasks to wake (one bit of a word in a register, set only by waits
         // that found the future pending).
@@ -575,14 +595,6 @@ struct DeferredWaiters<Value>: TrampolineWork {
 
     @inlinable
     func run() { storage.runWaiters(taken, kind: kind) }
-}
-
-extension Int {
-    /// The smallest multiple of `alignment` (a power of two) not below `self`.
-    @inlinable
-    func roundedUp(to alignment: Int) -> Int {
-        (self + alignment - 1) & ~(alignment - 1)
-    }
 }
 
 /// The callbacks of a storage freed undelivered, on their way to release (see

@@ -125,7 +125,7 @@ extension Job {
         let combined = Future<[Output]>.fulfillingWhen(jobs.map(\.future))
         // A request to cancel the group asks every job still alive.
         combined.storage.markPropagating()
-        CancellationRegistry.add({ for member in members { member.job?.attemptCancel() } }, for: combined.storage)
+        combined.storage.addCancellationAction { for member in members { member.job?.attemptCancel() } }
         return combined
     }
 }

@@ -53,15 +53,20 @@ import CPetal
 /// conformance (`final class Download: Job<URL, Data>, @unchecked Sendable`), which is the place
 /// to write down how its own state is protected.
 open class Job<Input, Output>: Cancellable, @unchecked Sendable {
-    // @unchecked: `stateWord` is only touched through C atomics; `promise` is immutable and
-    // synchronised by the cell protocol. Subclasses document their own state.
+    // @unchecked: the state word is only touched through C atomics; `promise` and `record`
+    // are immutable and synchronised by the cell protocol and the record's atomics.
+    // Subclasses document their own state.
 
     /// The promise the job resolves; the job holds the only reference, so a job dropped
     /// before it finished cancels its future with an ``AbandonedPromiseError``.
     private let promise: Promise<Output>
 
-    /// The state word, at a stable address of its own (never a stored property passed to C).
-    private let stateWord: UnsafeMutablePointer<petal_atomic_word>
+    /// The future's cancellation record, which keeps the job's state word: a job's future
+    /// always has one (a request asks the job), so the state needs no allocation of its own.
+    private let record: CancellationRecord
+
+    /// The state word, at a stable address in the record (never a stored property passed to C).
+    private var stateWord: UnsafeMutablePointer<petal_atomic_word> { record.producerStateWord }
 
     /// The job's result: fulfilled when it completes, rejected when it fails, cancelled when it
     /// is cancelled (with the indirect error given to ``cancel(withIndirectError:)``).
@@ -75,18 +80,13 @@ open class Job<Input, Output>: Cancellable, @unchecked Sendable {
     public init(fileID: StaticString = #fileID, line: UInt = #line) {
         promise = Promise(fileID: fileID, line: line)
         future = promise.future
-        stateWord = .allocate(capacity: 1)
-        stateWord.initialize(to: petal_atomic_word(value: petal_word(JobState.pending.rawValue)))
+        // Installed before the future is shared, so this record is the one the future keeps.
+        let storage = future.storage
+        record = storage.makeCancellationRecord(producerState: petal_word(JobState.pending.rawValue))
         // A request to cancel the future asks this job. Weak: the job owns its promise, and a
         // dropped job must still abandon it.
-        let storage = future.storage
         storage.markPropagating()
-        CancellationRegistry.add({ [weak self] in self?.attemptCancel() }, for: storage)
-    }
-
-    deinit {
-        stateWord.deinitialize(count: 1)
-        stateWord.deallocate()
+        storage.addCancellationAction { [weak self] in self?.attemptCancel() }
     }
 
     /// The job's current state. Never blocks.

@@ -27,7 +27,7 @@ extension Future {
         let result = FutureStorage<Value>.makePending()
         let retry = RetryLoop(result: result, attempts: max(1, attempts), delay: delay, context: context, body: body)
         result.markPropagating()
-        CancellationRegistry.add({ retry.stop() }, for: result)
+        result.addCancellationAction { retry.stop() }
         retry.startAttempt(1)
         return Future(storage: result)
     }

@@ -1,0 +1,195 @@
+import CPetal
+
+/// Everything upstream cancellation keeps for one future: whether requests can travel from it
+/// to a producer, whether one arrived, the votes of its counted dependents, the actions that
+/// answer a request, and (for a job's future) the job's state.
+///
+/// Why a record of its own: almost no future is ever asked to cancel, so a future keeps one
+/// pointer-sized slot in its header, 0 until the first user of cancellation installs a record
+/// there with one compare-and-swap; everyone else pays one load of that 0 when the future
+/// resolves, is chained onto or is freed. The record lives as long as its future (the future's
+/// deinit releases it), so no table, lock or address is shared between futures.
+///
+/// The request word, moved only by compare-and-swap:
+///
+/// ```
+///   bit 63     PROPAGATES  requests can reach a producer from here: the future belongs to a
+///                          job, its promise's owner registered a handler, or it is chained
+///                          onto such a future; its counted dependents link to it
+///   bit 62     REQUESTED   a request reached the future (once; later ones do nothing)
+///   bits 31-61 votes       counted dependents that have asked
+///   bits 0-30  dependents  futures chained onto this one while it propagated, and tasks
+///                          awaiting it with `cancellingUpstream: true`
+/// ```
+///
+/// The action list is a stack of ``CancellationAction`` nodes (retained pointers) pushed by
+/// compare-and-swap, closed exactly once by exchanging it for a sentinel: ``closedByRequest``
+/// by the request's winner, who runs what it took (oldest first); ``closedByResolution`` when
+/// the future resolves, which releases what it took unrun. An action pushed after the close
+/// sees the sentinel and runs at once (request) or is dropped (resolution).
+///
+/// Shared between threads although `ManagedBuffer` cannot be `Sendable`: its header is reached
+/// only through C atomics, and an action node is immutable once pushed until the one thread that
+/// closed the list takes it.
+@usableFromInline
+final class CancellationRecord: ManagedBuffer<CancellationRecord.Words, Void> {
+    /// The record's atomic words.
+    @usableFromInline
+    struct Words {
+        /// The request word (see the type's documentation).
+        var request: petal_atomic_word
+        /// The newest ``CancellationAction`` (a retained pointer), 0 when empty, or a sentinel.
+        var actions: petal_atomic_word
+        /// The state of the job whose future this is (a `JobState`), unused otherwise: a job's
+        /// future always has a record, so the job keeps its state here rather than in an
+        /// allocation of its own.
+        var producerState: petal_atomic_word
+    }
+
+    /// An action that answers a request.
+    typealias Action = @Sendable () -> Void
+
+    static let propagates: petal_word = 1 << 63
+    static let requested: petal_word = 1 << 62
+    static let countWidth: petal_word = 31
+    static let countMask: petal_word = (1 << countWidth) - 1
+
+    /// The list's sentinels: never node addresses (nodes are 16-byte aligned).
+    static let closedByRequest: petal_word = 1
+    static let closedByResolution: petal_word = 2
+
+    /// A record with an empty request word and no actions.
+    static func make(producerState: petal_word = 0) -> CancellationRecord {
+        unsafeDowncast(
+            create(minimumCapacity: 0) { _ in
+                Words(
+                    request: petal_atomic_word(value: 0), actions: petal_atomic_word(value: 0),
+                    producerState: petal_atomic_word(value: producerState))
+            },
+            to: CancellationRecord.self
+        )
+    }
+
+    deinit {
+        // Actions of a future freed before it resolved or was asked: nobody can ask it now.
+        // The deinit is ordered after every other user of the record by the reference count.
+        let head = petal_atomic_word_load(actionsWord)
+        if head > Self.closedByResolution { _ = Self.takeList(from: head) }
+    }
+
+    // MARK: Words
+
+    /// The request word.
+    var requestWord: UnsafeMutablePointer<petal_atomic_word> {
+        withUnsafeMutablePointerToHeader { UnsafeMutableRawPointer($0) }
+            .assumingMemoryBound(to: petal_atomic_word.self)
+    }
+
+    /// The action list's head.
+    var actionsWord: UnsafeMutablePointer<petal_atomic_word> {
+        requestWord + 1
+    }
+
+    /// The producer's state word (a job's `JobState`).
+    var producerStateWord: UnsafeMutablePointer<petal_atomic_word> {
+        requestWord + 2
+    }
+
+    /// Debug builds: the words sit where the pointers above say.
+    static func checkLayout() {
+        assert(MemoryLayout<Words>.offset(of: \.actions) == MemoryLayout<petal_atomic_word>.stride)
+        assert(MemoryLayout<Words>.offset(of: \.producerState) == 2 * MemoryLayout<petal_atomic_word>.stride)
+    }
+
+    /// Applies `change` to the request word until a compare-and-swap succeeds or `change`
+    /// returns `nil` (nothing to do). Returns the word written, or `nil`.
+    @discardableResult
+    func updateRequest(_ change: (petal_word) -> petal_word?) -> petal_word? {
+        var seen = petal_atomic_word_load(requestWord)
+        while true {
+            guard let next = change(seen) else { return nil }
+            // FULL (see petal.h): a request's winner sees everything its voters wrote before.
+            if petal_atomic_word_exchange(requestWord, &seen, next) != 0 { return next }
+        }
+    }
+
+    /// The request word's dependents field.
+    static func dependents(_ word: petal_word) -> petal_word { word & countMask }
+
+    /// The request word's votes field.
+    static func votes(_ word: petal_word) -> petal_word { (word >> countWidth) & countMask }
+
+    // MARK: Actions
+
+    /// Registers `action`: it runs at once, on this thread, if a request already closed the
+    /// list; it is dropped if the future's resolution did; otherwise it waits for either.
+    /// `isResolved` is asked after the push, so an action registered while the future resolves
+    /// is let go by one of the two (see `FutureStorage.publish`).
+    func add(_ action: @escaping Action, isResolved: () -> Bool) {
+        let node = Unmanaged.passRetained(CancellationAction(action))
+        let address = petal_word(UInt(bitPattern: node.toOpaque()))
+        var head = petal_atomic_word_load(actionsWord)
+        while true {
+            if head == Self.closedByRequest {
+                node.release()
+                return action()
+            }
+            if head == Self.closedByResolution { return node.release() }
+            node._withUnsafeGuaranteedRef { $0.next = head }
+            // FULL: publishes the node to the thread that closes the list (release), and orders
+            // the push before the resolution check below (see the doc comment).
+            if petal_atomic_word_exchange(actionsWord, &head, address) != 0 { break }
+        }
+        if isResolved() { releaseActions() }
+    }
+
+    /// Closes the list for a request and returns its actions, oldest first. Only the request's
+    /// winner calls it, once.
+    func takeActionsForRequest() -> [Action] {
+        close(with: Self.closedByRequest)
+    }
+
+    /// Closes the list for the future's resolution and releases its actions unrun.
+    func releaseActions() {
+        let actions = close(with: Self.closedByResolution)
+        _ = consume actions
+    }
+
+    /// Exchanges the list for `sentinel` unless it is closed already; returns what it held.
+    private func close(with sentinel: petal_word) -> [Action] {
+        var head = petal_atomic_word_load(actionsWord)
+        while head > Self.closedByResolution || head == 0 {
+            // FULL: acquires the nodes their pushers released.
+            if petal_atomic_word_exchange(actionsWord, &head, sentinel) != 0 { return Self.takeList(from: head) }
+        }
+        return []
+    }
+
+    /// Takes the nodes of a list whose head was swapped out, oldest action first.
+    private static func takeList(from head: petal_word) -> [Action] {
+        var actions: [Action] = []
+        var next = head
+        while next > closedByResolution {
+            let node = Unmanaged<CancellationAction>.fromOpaque(
+                UnsafeRawPointer(bitPattern: UInt(next)).unsafelyUnwrapped
+            )
+            .takeRetainedValue()
+            actions.append(node.action)
+            next = node.next
+        }
+        actions.reverse()
+        return actions
+    }
+}
+
+/// One registered action, a node of a ``CancellationRecord``'s list.
+final class CancellationAction {
+    let action: CancellationRecord.Action
+    /// The next older node (a retained pointer), 0 for none: set before the push, then only
+    /// read by the thread that took the list.
+    var next: petal_word = 0
+
+    init(_ action: @escaping CancellationRecord.Action) {
+        self.action = action
+    }
+}

@@ -1,0 +1,145 @@
+import CPetal
+
+/// A future's side of upstream cancellation: its ``CancellationRecord``, created by the first
+/// user of cancellation, and the request and vote rules (see <doc:Cancellation>).
+extension FutureStorage {
+    /// The record, if anyone installed one. Borrowed: the future holds it until its deinit.
+    final var cancellationRecord: CancellationRecord? {
+        // ACQUIRE: the record's words were initialised before its installing CAS.
+        let address = petal_atomic_word_load(cancellationSlot)
+        guard address != 0 else { return nil }
+        return Unmanaged<CancellationRecord>.fromOpaque(UnsafeRawPointer(bitPattern: UInt(address)).unsafelyUnwrapped)
+            .takeUnretainedValue()
+    }
+
+    /// The record, installed now if there is none yet (one compare-and-swap; a loser releases
+    /// its own and uses the winner's).
+    final func makeCancellationRecord(producerState: petal_word = 0) -> CancellationRecord {
+        if let record = cancellationRecord { return record }
+        CancellationRecord.checkLayout()
+        let record = Unmanaged.passRetained(CancellationRecord.make(producerState: producerState))
+        var seen: petal_word = 0
+        // FULL: publishes the record's initialised words to every later reader of the slot.
+        if petal_atomic_word_exchange(cancellationSlot, &seen, petal_word(UInt(bitPattern: record.toOpaque()))) != 0 {
+            return record.takeUnretainedValue()
+        }
+        record.release()
+        return cancellationRecord.unsafelyUnwrapped
+    }
+
+    /// Lets go of the record (the deinit; the few futures that have one).
+    @usableFromInline
+    @inline(never)
+    final func releaseCancellationRecord() {
+        let address = petal_atomic_word_load(cancellationSlot)
+        Unmanaged<CancellationRecord>.fromOpaque(UnsafeRawPointer(bitPattern: UInt(address)).unsafelyUnwrapped)
+            .release()
+    }
+
+    /// A resolved future needs no cancellation actions: releases them, and what they hold.
+    @usableFromInline
+    @inline(never)
+    final func closeCancellationOnResolution() {
+        cancellationRecord?.releaseActions()
+    }
+
+    /// Whether requests can reach a producer from this future.
+    final var propagatesRequests: Bool {
+        guard let record = cancellationRecord else { return false }
+        return petal_atomic_word_load(record.requestWord) & CancellationRecord.propagates != 0
+    }
+
+    /// Whether a request has reached this future.
+    final var isCancellationRequested: Bool {
+        guard let record = cancellationRecord else { return false }
+        return petal_atomic_word_load(record.requestWord) & CancellationRecord.requested != 0
+    }
+
+    /// How many counted dependents the future has.
+    final var cancellationDependentCount: Int {
+        guard let record = cancellationRecord else { return 0 }
+        return Int(CancellationRecord.dependents(petal_atomic_word_load(record.requestWord)))
+    }
+
+    /// Marks the future as one whose requests can reach a producer.
+    final func markPropagating() {
+        makeCancellationRecord().updateRequest { word in
+            word & CancellationRecord.propagates != 0 ? nil : word | CancellationRecord.propagates
+        }
+    }
+
+    /// Registers `action` to answer a request: it runs at once if one already reached this
+    /// future, and is released unrun when the future resolves first.
+    final func addCancellationAction(_ action: @escaping CancellationRecord.Action) {
+        makeCancellationRecord().add(action, isResolved: { isResolved })
+    }
+
+    /// Counts one more dependent that may vote. Returns `false` if the count is saturated (the
+    /// dependent's vote would never be counted) or a request already arrived.
+    @discardableResult
+    final func addDependent() -> Bool {
+        makeCancellationRecord().updateRequest { word in
+            guard CancellationRecord.dependents(word) < CancellationRecord.countMask,
+                word & CancellationRecord.requested == 0
+            else { return nil }
+            return word + 1
+        } != nil
+    }
+
+    /// Links `downstream`, just created by chaining onto this future, if requests can travel
+    /// from here (the chaining methods call it only when there is a record).
+    @usableFromInline
+    @inline(never)
+    final func linkIfPropagating<Downstream>(_ downstream: FutureStorage<Downstream>) {
+        if propagatesRequests { linkDependent(downstream) }
+    }
+
+    /// Links `downstream`, just created by chaining onto this propagating future: it counts as
+    /// a dependent here, propagates itself, and a request that reaches it votes here.
+    final func linkDependent<Downstream>(_ downstream: FutureStorage<Downstream>) {
+        downstream.markPropagating()
+        guard addDependent() else { return }
+        // The action holds this future until the downstream resolves or is freed: only chains
+        // whose producer can be asked pay for it.
+        // Sendable: a vote touches only this future's record, through atomics.
+        let upstream = UncheckedSendableBox(self)
+        downstream.addCancellationAction { upstream.value.receiveVote() }
+    }
+
+    /// Asks this future to cancel on behalf of whoever holds it: unconditional, once.
+    final func requestCancellation() {
+        guard !isResolved else { return }
+        let won = makeCancellationRecord().updateRequest { word in
+            word & CancellationRecord.requested != 0 ? nil : word | CancellationRecord.requested
+        }
+        if won != nil { answerCancellationRequest() }
+    }
+
+    /// One counted dependent asks: the future is asked once every counted dependent has.
+    final func receiveVote() {
+        guard !isResolved, let record = cancellationRecord else { return }
+        let written = record.updateRequest { word in
+            guard word & CancellationRecord.requested == 0 else { return nil }
+            let count = CancellationRecord.dependents(word)
+            let votes = CancellationRecord.votes(word) + 1
+            // Saturated: votes can no longer be compared with the real number of dependents.
+            guard count < CancellationRecord.countMask, votes <= count else { return nil }
+            var next = word & ~(CancellationRecord.countMask << CancellationRecord.countWidth)
+            next |= votes << CancellationRecord.countWidth
+            if votes == count { next |= CancellationRecord.requested }
+            return next
+        }
+        if let written, written & CancellationRecord.requested != 0 { answerCancellationRequest() }
+    }
+
+    /// Answers the request this thread won: a chained future first cancels itself (without an
+    /// indirect error: a request is not a failure), so its step never runs and its dependents
+    /// are cancelled by the one failure rule; then the registered actions run, oldest first
+    /// (for a chained future, its vote on its upstream). Taken before the cancellation, which
+    /// would release them.
+    private func answerCancellationRequest() {
+        let actions = makeCancellationRecord().takeActionsForRequest()
+        if isChained { fail(.cancelled, error: nil) }
+        for action in actions { action() }
+    }
+}
