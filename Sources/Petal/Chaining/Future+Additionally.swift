@@ -3,8 +3,7 @@ extension Future {
     /// Runs `body` with the value once the receiver is fulfilled, and pairs the value with what
     /// `body` returns.
     ///
-    /// - Where and when: `body` runs once on `context` (honoured, unlike Daisy), after the
-    ///   receiver is fulfilled.
+    /// - Where and when: `body` runs once on `context`, after the receiver is fulfilled.
     /// - Returns: a future fulfilled with `(value, result)`; rejected with what `body` throws;
     ///   cancelled, with the receiver's error as its indirect error, when the receiver is
     ///   rejected or cancelled (and `body` never runs).

@@ -112,44 +112,39 @@ extension Future where Value: Sendable {
     }
 }
 
+// Debug builds check every continuation: a second resume traps and a dropped one is logged, so
+// the tests would catch a broken one-shot. Release builds trust the gate.
 #if DEBUG
-    // Debug builds check every continuation: a second resume traps and a dropped one is logged,
-    // so the tests would catch a broken one-shot. Release builds trust the gate.
-
     /// The continuation a task awaiting ``Future/value`` parks.
     private typealias ValueContinuation<Value> = CheckedContinuation<Value, any Error>
     /// The continuation a task awaiting ``Future/outcome`` parks.
     private typealias OutcomeContinuation<Value> = CheckedContinuation<Outcome<Value>, Never>
-
-    private nonisolated(nonsending) func withValueContinuation<Value>(
-        _ body: (ValueContinuation<Value>) -> Void
-    ) async throws -> Value {
-        try await withCheckedThrowingContinuation(body)
-    }
-
-    private nonisolated(nonsending) func withOutcomeContinuation<Value>(
-        _ body: (OutcomeContinuation<Value>) -> Void
-    ) async -> Outcome<Value> {
-        await withCheckedContinuation(body)
-    }
 #else
     /// The continuation a task awaiting ``Future/value`` parks.
     private typealias ValueContinuation<Value> = UnsafeContinuation<Value, any Error>
     /// The continuation a task awaiting ``Future/outcome`` parks.
     private typealias OutcomeContinuation<Value> = UnsafeContinuation<Outcome<Value>, Never>
-
-    private nonisolated(nonsending) func withValueContinuation<Value>(
-        _ body: (ValueContinuation<Value>) -> Void
-    ) async throws -> Value {
-        try await withUnsafeThrowingContinuation(body)
-    }
-
-    private nonisolated(nonsending) func withOutcomeContinuation<Value>(
-        _ body: (OutcomeContinuation<Value>) -> Void
-    ) async -> Outcome<Value> {
-        await withUnsafeContinuation(body)
-    }
 #endif
+
+private nonisolated(nonsending) func withValueContinuation<Value>(
+    _ body: (ValueContinuation<Value>) -> Void
+) async throws -> Value {
+    #if DEBUG
+        try await withCheckedThrowingContinuation(body)
+    #else
+        try await withUnsafeThrowingContinuation(body)
+    #endif
+}
+
+private nonisolated(nonsending) func withOutcomeContinuation<Value>(
+    _ body: (OutcomeContinuation<Value>) -> Void
+) async -> Outcome<Value> {
+    #if DEBUG
+        await withCheckedContinuation(body)
+    #else
+        await withUnsafeContinuation(body)
+    #endif
+}
 
 /// What became of a task that tried to park (see `ParkedValue.park`).
 private enum ParkAttempt { case parked, cancelled, resolved }
