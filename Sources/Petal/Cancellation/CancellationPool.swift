@@ -5,8 +5,8 @@ import CPetal
 ///
 /// ```swift
 /// let pool = CancellationPool()
-/// let avatar = Future.start(running: Download(), with: url, on: .global(), using: pool)
-///     .then(Resize(to: 64), on: .global(), using: pool)
+/// let avatar = Future.start(running: Download(), with: url, on: .global(), pool: pool)
+///     .then(Resize(to: 64), on: .global(), pool: pool)
 /// // the screen closes:
 /// pool.drain()
 /// ```

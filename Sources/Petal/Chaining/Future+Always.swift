@@ -9,6 +9,7 @@ extension Future {
     ///   rejected or cancelled (the failure keeps travelling down the chain); rejected with what
     ///   `body` throws.
     @inlinable
+    @discardableResult
     public func always<Context: ExecutionContext>(
         on context: Context = .inline, _ body: @escaping @Sendable () throws -> Void
     ) -> Future<Value> {

@@ -73,10 +73,11 @@ extension Future {
     /// - Where and when: `work` starts at once in an unstructured task (as `Task { }` does).
     /// - Returns: a future fulfilled with what `work` returns; rejected with what it throws;
     ///   cancelled if the job is cancelled, or if `work` throws `CancellationError`.
+    @discardableResult
     public static func start(
-        priority: TaskPriority? = nil, using pool: CancellationPool? = nil,
+        priority: TaskPriority? = nil, pool: CancellationPool? = nil,
         executingAsync work: @escaping @Sendable () async throws -> Value
     ) -> Future<Value> where Value: Sendable {
-        start(running: AsyncJob<Void, Value>(priority: priority) { _ in try await work() }, using: pool)
+        start(running: AsyncJob<Void, Value>(priority: priority) { _ in try await work() }, pool: pool)
     }
 }

@@ -18,7 +18,7 @@ extension Future {
     ///   cancelled when it is cancelled, including, with the receiver's error as the indirect
     ///   error, when the receiver is rejected or cancelled.
     public func then<Output, Context: ExecutionContext>(
-        _ job: Job<Value, Output>, on context: Context = .inline, using pool: CancellationPool? = nil
+        _ job: Job<Value, Output>, on context: Context = .inline, pool: CancellationPool? = nil
     ) -> Future<Output> {
         pool?.add(job)
         if storage.propagatesRequests { storage.linkDependent(job.future.storage) }
@@ -44,9 +44,9 @@ extension Future {
     ///   error as the indirect error, when the receiver is rejected or cancelled (every job is
     ///   then cancelled with it too).
     public func then<Output, Context: ExecutionContext>(
-        _ jobs: [Job<Value, Output>], on context: Context = .inline, using pool: CancellationPool? = nil
+        _ jobs: [Job<Value, Output>], on context: Context = .inline, pool: CancellationPool? = nil
     ) -> Future<[Output]> {
-        let group = Job.group(jobs, using: pool)
+        let group = Job.group(jobs, pool: pool)
         if storage.propagatesRequests { storage.linkDependent(group.storage) }
         storage.subscribe(
             .step { upstream, kind in
@@ -69,9 +69,9 @@ extension Future {
     ///   the job's indirect error when it is cancelled; cancelled, with the receiver's error as
     ///   the indirect error, when the receiver is rejected or cancelled.
     public func additionally<Output, Context: ExecutionContext>(
-        _ job: Job<Value, Output>, on context: Context = .inline, using pool: CancellationPool? = nil
+        _ job: Job<Value, Output>, on context: Context = .inline, pool: CancellationPool? = nil
     ) -> Future<(Value, Output)> {
-        let jobFuture = then(job, on: context, using: pool)
+        let jobFuture = then(job, on: context, pool: pool)
         let paired = FutureStorage<(Value, Output)>.makePending()
         jobFuture.storage.linkDependent(paired)
         // The job starts only after the receiver is fulfilled, so the receiver's value is there
@@ -99,8 +99,9 @@ extension Future {
     ///   the receiver is rejected or cancelled (the failure keeps travelling down the chain);
     ///   otherwise rejected with the job's error if it fails, or cancelled with its indirect
     ///   error if it is cancelled.
+    @discardableResult
     public func always<Context: ExecutionContext>(
-        on context: Context = .inline, execute job: Job<Void, Void>, using pool: CancellationPool? = nil
+        _ job: Job<Void, Void>, on context: Context = .inline, pool: CancellationPool? = nil
     ) -> Future<Value> {
         pool?.add(job)
         let result = FutureStorage<Value>.makePending()

@@ -21,9 +21,10 @@ extension Future {
     ///   - context: Where to call `start(with:)`.
     ///   - pool: A pool to add the job to, so that draining it cancels the job.
     @inlinable
+    @discardableResult
     public static func start<Input, Context: ExecutionContext>(
         running job: Job<Input, Value>, with input: Input, on context: Context = .inline,
-        using pool: CancellationPool? = nil
+        pool: CancellationPool? = nil
     ) -> Future<Value> {
         pool?.add(job)
         job.launch(with: input, on: context)
@@ -31,12 +32,13 @@ extension Future {
     }
 
     /// Starts `job`, which takes no input, on `context`, and returns the job's future, as
-    /// `start(running:with:on:using:)` does.
+    /// `start(running:with:on:pool:)` does.
     @inlinable
+    @discardableResult
     public static func start<Context: ExecutionContext>(
-        running job: Job<Void, Value>, on context: Context = .inline, using pool: CancellationPool? = nil
+        running job: Job<Void, Value>, on context: Context = .inline, pool: CancellationPool? = nil
     ) -> Future<Value> {
-        start(running: job, with: (), on: context, using: pool)
+        start(running: job, with: (), on: context, pool: pool)
     }
 
     /// Runs `body` on `context` and returns a future of its result.
@@ -45,6 +47,7 @@ extension Future {
     ///   this returns).
     /// - Returns: a future fulfilled with what `body` returns, or rejected with what it throws.
     @inlinable
+    @discardableResult
     public static func start<Context: ExecutionContext>(
         on context: Context = .inline, executing body: @escaping @Sendable () throws -> Value
     ) -> Future<Value> {
@@ -70,22 +73,24 @@ extension Future {
     ///   also cancels every other job, with the same indirect error. With no jobs: fulfilled
     ///   with an empty array.
     @inlinable
+    @discardableResult
     public static func start<Input, Output, Context: ExecutionContext>(
         running jobs: [Job<Input, Output>], with input: Input, on context: Context = .inline,
-        using pool: CancellationPool? = nil
+        pool: CancellationPool? = nil
     ) -> Future<Value> where Value == [Output] {
-        let group = Job.group(jobs, using: pool)
+        let group = Job.group(jobs, pool: pool)
         for job in jobs { job.launch(with: input, on: context) }
         return group
     }
 
-    /// Starts every job of `jobs`, which take no input, as `start(running:with:on:using:)`
+    /// Starts every job of `jobs`, which take no input, as `start(running:with:on:pool:)`
     /// for a group does.
     @inlinable
+    @discardableResult
     public static func start<Output, Context: ExecutionContext>(
-        running jobs: [Job<Void, Output>], on context: Context = .inline, using pool: CancellationPool? = nil
+        running jobs: [Job<Void, Output>], on context: Context = .inline, pool: CancellationPool? = nil
     ) -> Future<Value> where Value == [Output] {
-        start(running: jobs, with: (), on: context, using: pool)
+        start(running: jobs, with: (), on: context, pool: pool)
     }
 }
 
@@ -115,7 +120,7 @@ extension Job {
     /// observers run. They hold the jobs weakly: a job's future must not keep the other jobs
     /// alive, or a job dropped unfinished would never be abandoned and the group never resolve.
     @usableFromInline
-    static func group(_ jobs: [Job<Input, Output>], using pool: CancellationPool?) -> Future<[Output]> {
+    static func group(_ jobs: [Job<Input, Output>], pool: CancellationPool?) -> Future<[Output]> {
         if let pool { pool.add(contentsOf: jobs) }
         let members = jobs.map(WeakJob.init)
         for job in jobs {
@@ -130,7 +135,7 @@ extension Job {
     }
 }
 
-/// A job held weakly, by the callbacks of a group (see ``Job/group(_:using:)``).
+/// A job held weakly, by the callbacks of a group (see ``Job/group(_:pool:)``).
 @usableFromInline
 struct WeakJob<Input, Output>: Sendable {
     @usableFromInline

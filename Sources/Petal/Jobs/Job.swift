@@ -23,8 +23,8 @@ import CPetal
 /// }
 /// ```
 ///
-/// Start a job with `Future.start(running:with:on:using:)` (or chain it with
-/// `then(_:on:using:)`), and read its result from ``future``:
+/// Start a job with `Future.start(running:with:on:pool:)` (or chain it with
+/// `then(_:on:pool:)`), and read its result from ``future``:
 /// fulfilled when the job completes, rejected when it fails, cancelled when it is cancelled.
 ///
 /// ## State

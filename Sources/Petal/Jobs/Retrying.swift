@@ -36,13 +36,13 @@ extension Future {
     /// ``retrying(attempts:delay:on:_:)`` does with futures: a job is single-use, so every
     /// attempt is a fresh job, added to `pool` if one is given.
     public static func retrying<Input, Context: ExecutionContext>(
-        attempts: Int, delay: Duration? = nil, on context: Context = .inline, using pool: CancellationPool? = nil,
+        attempts: Int, delay: Duration? = nil, on context: Context = .inline, pool: CancellationPool? = nil,
         with input: Input, makingJob makeJob: @escaping @Sendable () -> Job<Input, Value>
     ) -> Future<Value> {
         // Every attempt gets the same input; it is only read.
         let handOff = UncheckedSendableBox(input)
         return retrying(attempts: attempts, delay: delay, on: context) {
-            Future.start(running: makeJob(), with: handOff.value, using: pool)
+            Future.start(running: makeJob(), with: handOff.value, pool: pool)
         }
     }
 }

@@ -112,11 +112,11 @@ struct JobStartTests {
     func alwaysJob(receiver: Receiver) {
         let ran = Counter()
         let job = MapJob<Void, Void> { ran.increment() }
-        let result = chained(onto: receiver, .resolvedAfter) { $0.always(execute: job) }
+        let result = chained(onto: receiver, .resolvedAfter) { $0.always(job) }
         #expect(ran.value == 1)
         #expect(result == (receiver.passedDown ?? "fulfilled(7)"))
         let failing = chained(onto: .fulfilled, .resolvedBefore) { future in
-            future.always(execute: MapJob<Void, Void> { throw TestError(3) })
+            future.always(MapJob<Void, Void> { throw TestError(3) })
         }
         #expect(failing == "rejected(\(TestError(3)))")
     }
@@ -127,7 +127,7 @@ struct JobStartTests {
         let promise = Promise<Int>()
         let first = ManualJob<Int, Int>()
         let second = ManualJob<Int, Int>()
-        let chain = promise.future.then(first, using: pool).then(second, using: pool)
+        let chain = promise.future.then(first, pool: pool).then(second, pool: pool)
         pool.drain()
         #expect(first.state == .cancelled)
         #expect(second.state == .cancelled)
