@@ -1,0 +1,171 @@
+import CPetal
+
+/// Resolving: one claim wins, the outcome is written, published, and the waiters run in order.
+extension FutureStorage {
+    /// Fulfils with `value` unless already resolved (or being resolved); returns whether it did.
+    @inlinable
+    @discardableResult
+    final func fulfil(with value: Value) -> Bool {
+        guard petal_cell_claim(cell) != 0 else { return false }
+        withUnsafeMutablePointerToElements { $0.initialize(to: value) }
+        publish(.fulfilled)
+        return true
+    }
+
+    /// Rejects or cancels with `error` unless already resolved; returns whether it did.
+    @inlinable
+    @discardableResult
+    final func fail(_ kind: OutcomeKind, error: (any Error)?) -> Bool {
+        guard petal_cell_claim(cell) != 0 else { return false }
+        self.error.initialize(to: error)
+        publish(kind)
+        return true
+    }
+
+    /// Resolves with `outcome` unless already resolved; returns whether it did.
+    @inlinable
+    @discardableResult
+    final func resolve(with outcome: Outcome<Value>) -> Bool {
+        switch outcome {
+        case .fulfilled(let value): return fulfil(with: value)
+        case .rejected(let error): return fail(.rejected, error: error)
+        case .cancelled(let indirectError): return fail(.cancelled, error: indirectError)
+        }
+    }
+
+    /// Resolves with the outcome `source` published with `kind`: a mirror, for a future whose
+    /// own work is `source` (a future returned by a chaining closure, or a promise resolved from
+    /// another future). Call only after an acquire load saw `source` resolved.
+    @inlinable
+    @discardableResult
+    final func resolve(copying source: FutureStorage<Value>, kind: OutcomeKind) -> Bool {
+        switch kind {
+        case .fulfilled: return fulfil(with: source.value)
+        case .rejected, .cancelled: return fail(kind, error: source.error.pointee)
+        }
+    }
+
+    /// Cancels because `upstream` failed (rejected or cancelled): the one failure rule, which
+    /// carries the upstream's error, or its indirect error, down as this future's indirect error.
+    @inlinable
+    @discardableResult
+    final func cancel<Upstream>(following upstream: FutureStorage<Upstream>) -> Bool {
+        fail(.cancelled, error: upstream.error.pointee)
+    }
+
+    /// Resolves as the one failure rule says a step that does nothing with `upstream`'s outcome
+    /// must: fulfilled with its value, or cancelled with its error as the indirect error.
+    @inlinable
+    @discardableResult
+    final func resolve(passingOn upstream: FutureStorage<Value>, kind: OutcomeKind) -> Bool {
+        kind == .fulfilled ? fulfil(with: upstream.value) : cancel(following: upstream)
+    }
+
+    /// Fulfils with what `work` returns, or rejects with what it throws: this future's own work.
+    @inlinable
+    @discardableResult
+    final func settle(_ work: () throws -> Value) -> Bool {
+        let value: Value
+        do {
+            value = try work()
+        } catch {
+            return fail(.rejected, error: error)
+        }
+        return fulfil(with: value)
+    }
+
+    /// Publishes after a won claim, then runs the waiters it took, stack-safely.
+    @inlinable
+    final func publish(_ kind: OutcomeKind) {
+        let taken = petal_cell_publish(cell, kind.rawValue)
+        // A resolved future needs no cancellation actions: let go of them (and what they hold)
+        // now. One load of a word in the cache line just written, 0 unless someone used
+        // cancellation. Ordering: this load follows publish's FULL compare-and-swap, and
+        // ``CancellationRecord/add(_:)`` loads the cell after its own FULL push: one of the
+        // two sees the other, so an action is never left behind by both.
+        if petal_atomic_word_load(cancellationSlot) != 0 { closeCancellationOnResolution() }
+        // Nobody subscribed: the cell is RESOLVED already and there is nothing to run, but
+        // perhaps threads or tasks to wake (one bit of a word in a register, set only by waits
+        // that found the future pending).
+        if petal_word_has_waiters(taken) == 0 {
+            if petal_word_has_parked(taken) != 0 { ParkingLot.unpark(cell) }
+            return
+        }
+        if petal_trampoline_enter_fast() != 0 {
+            runWaiters(taken, kind: kind)
+            petal_trampoline_leave_fast()
+        } else {
+            runWaitersLater(taken, kind: kind)
+        }
+    }
+
+    // Inlinable (though never inlined) so that it is specialised with its caller: the
+    // deferred waiters then run specialised code too.
+    @inlinable
+    @inline(never)
+    final func runWaitersLater(_ taken: petal_word, kind: OutcomeKind) {
+        DeferredBlock.enqueue(DeferredWaiters(storage: self, taken: taken, kind: kind))
+    }
+
+    /// Runs every waiter of a word taken by publish in subscription order: the inline slot
+    /// (always the oldest), then the blocks oldest first, then whatever subscribed while those
+    /// ran, until the cell is RESOLVED.
+    @inlinable
+    final func runWaiters(_ taken: petal_word, kind: OutcomeKind) {
+        if petal_word_includes_inline(taken) != 0, petal_slot_settle(petal_cell_slot_flag(cell)) != 0 {
+            slot.move().invoke(from: self, kind: kind)
+        }
+        if petal_word_list(taken) != nil { run(taken, kind: kind) }
+        // Always ask for more, even after an inline-only batch: only take_more can close the
+        // cell (DELIVERING -> RESOLVED), and late subscribers queue until it does.
+        while true {
+            let more = petal_cell_take_more(cell)
+            if petal_word_list(more) == nil {
+                // RESOLVED: wake the waits, after every callback subscribed before them.
+                if petal_word_has_parked(more) != 0 { ParkingLot.unpark(cell) }
+                return
+            }
+            run(more, kind: kind)
+        }
+    }
+
+    /// Settles and runs the reserved slots of a taken word's blocks, oldest first, and frees
+    /// each block once every party is done with it.
+    @inlinable
+    final func run(_ taken: petal_word, kind: OutcomeKind) {
+        var next = petal_blocks_in_order(taken)
+        while let block = next {
+            next = block.pointee.next  // before the block is freed
+            var stragglers: UInt32 = 0
+            for index in 0..<petal_block_reserved(block) {
+                if petal_slot_settle(petal_block_flag(block, index)) != 0 {
+                    CallbackBlock<Value>.callback(block, Int(index)).move().invoke(from: self, kind: kind)
+                } else {
+                    stragglers += 1
+                }
+            }
+            if petal_block_finish(block, stragglers) != 0 { petal_block_free(block) }
+        }
+    }
+}
+
+/// The waiters a publish took, deferred by the trampoline.
+@usableFromInline
+struct DeferredWaiters<Value>: TrampolineWork {
+    @usableFromInline
+    let storage: FutureStorage<Value>
+    @usableFromInline
+    let taken: petal_word
+    @usableFromInline
+    let kind: OutcomeKind
+
+    @inlinable
+    init(storage: FutureStorage<Value>, taken: petal_word, kind: OutcomeKind) {
+        self.storage = storage
+        self.taken = taken
+        self.kind = kind
+    }
+
+    @inlinable
+    func run() { storage.runWaiters(taken, kind: kind) }
+}

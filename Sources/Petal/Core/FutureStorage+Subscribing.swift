@@ -1,0 +1,110 @@
+import CPetal
+
+/// Subscribing: the first callback takes the inline slot, later ones share waiter blocks.
+extension FutureStorage {
+    /// Registers `callback`; it runs once, after resolution, in subscription order. The first
+    /// subscriber takes the inline slot (no allocation); later ones share waiter blocks, one
+    /// allocation per `PETAL_BLOCK_SLOTS` subscribers (see `petal.h` for the protocol).
+    ///
+    /// The callback is moved, never copied: into the slot it reserved, back out if the deliverer
+    /// skipped that slot (then it subscribes again), so no retain or release is spent on it.
+    @inlinable
+    final func subscribe(_ callback: consuming Callback<Value>) {
+        var reservation = petal_reservation()
+        // A block allocated for a push that lost its race, kept for the next attempt.
+        var spare: UnsafeMutablePointer<petal_block>? = nil
+        while true {
+            switch petal_cell_reserve(cell, &reservation) {
+            case PETAL_RESERVED_INLINE:
+                slot.initialize(to: consume callback)
+                if petal_slot_commit(petal_cell_slot_flag(cell)) != 0 { return discard(spare) }
+                callback = slot.move()
+            case PETAL_RESERVED_SLOT:
+                let block = reservation.block.unsafelyUnwrapped
+                let index = reservation.index
+                let place = CallbackBlock<Value>.callback(block, Int(index))
+                place.initialize(to: consume callback)
+                if petal_slot_commit(petal_block_flag(block, index)) != 0 { return discard(spare) }
+                // Skipped by the deliverer: take the callback back, leave the block (freeing it
+                // if everyone else is done with it), and subscribe again.
+                callback = place.move()
+                if petal_block_leave(block) != 0 { petal_block_free(block) }
+            case PETAL_NEEDS_BLOCK:
+                let block = spare ?? CallbackBlock<Value>.allocate()
+                CallbackBlock<Value>.callback(block, 0).initialize(to: consume callback)
+                petal_block_flag(block, 0).pointee = PETAL_SLOT_READY  // private until pushed
+                if petal_cell_push(cell, block, &reservation) != 0 { return }
+                callback = CallbackBlock<Value>.callback(block, 0).move()
+                petal_block_flag(block, 0).pointee = PETAL_SLOT_EMPTY
+                spare = block
+            default:  // PETAL_ALREADY_RESOLVED
+                discard(spare)
+                return runResolved(callback)
+            }
+        }
+    }
+
+    /// Frees a block allocated for a push that was not needed in the end (it holds nothing).
+    @inlinable
+    final func discard(_ spare: UnsafeMutablePointer<petal_block>?) {
+        if let spare { petal_block_free(spare) }
+    }
+
+    /// Runs a callback for a RESOLVED cell, through the trampoline.
+    @inlinable
+    final func runResolved(_ callback: consuming Callback<Value>) {
+        let kind = OutcomeKind(publishedIn: cell)
+        if petal_trampoline_enter_fast() != 0 {
+            callback.invoke(from: self, kind: kind)
+            petal_trampoline_leave_fast()
+        } else {
+            runResolvedLater(callback, kind: kind)
+        }
+    }
+
+    /// Runs `body` with the outcome's kind at once, on this thread, if the future is resolved and
+    /// `Context` is inline; returns whether it did. Otherwise the caller subscribes as usual.
+    ///
+    /// The fast path of every observer: one acquire load, and the user's closure is called as
+    /// given, so no ``Callback`` is built (for a closure passed as a value, building one costs a
+    /// reabstraction thunk: an allocation and three atomics). Deeply nested inline work still
+    /// defers through the trampoline, by taking the ordinary path.
+    @inlinable
+    final func runNowIfResolved<Context: ExecutionContext>(on _: Context, _ body: (OutcomeKind) -> Void) -> Bool {
+        guard Context.self == InlineExecutionContext.self else { return false }
+        let word = petal_cell_load(cell)
+        guard petal_word_is_resolved(word) != 0, petal_trampoline_enter_fast() != 0 else { return false }
+        body(OutcomeKind(publishedIn: cell))
+        petal_trampoline_leave_fast()
+        return true
+    }
+
+    // Inlinable (though never inlined) so that it is specialised with its caller: the
+    // deferred waiters then run specialised code too.
+    @inlinable
+    @inline(never)
+    final func runResolvedLater(_ callback: Callback<Value>, kind: OutcomeKind) {
+        DeferredBlock.enqueue(DeferredCallback(storage: self, callback: callback, kind: kind))
+    }
+}
+
+/// A callback for a resolved future, deferred by the trampoline.
+@usableFromInline
+struct DeferredCallback<Value>: TrampolineWork {
+    @usableFromInline
+    let storage: FutureStorage<Value>
+    @usableFromInline
+    let callback: Callback<Value>
+    @usableFromInline
+    let kind: OutcomeKind
+
+    @inlinable
+    init(storage: FutureStorage<Value>, callback: Callback<Value>, kind: OutcomeKind) {
+        self.storage = storage
+        self.callback = callback
+        self.kind = kind
+    }
+
+    @inlinable
+    func run() { callback.invoke(from: storage, kind: kind) }
+}
