@@ -26,11 +26,8 @@ extension FutureStorage {
     @inlinable
     @discardableResult
     final func resolve(with outcome: Outcome<Value>) -> Bool {
-        switch outcome {
-        case .fulfilled(let value): return fulfil(with: value)
-        case .rejected(let error): return fail(.rejected, error: error)
-        case .cancelled(let indirectError): return fail(.cancelled, error: indirectError)
-        }
+        if case .fulfilled(let value) = outcome { return fulfil(with: value) }
+        return fail(outcome.kind, error: outcome.error)
     }
 
     /// Resolves with the outcome `source` published with `kind`: a mirror, for a future whose

@@ -39,20 +39,15 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader, Value> {
     @inlinable
     static func makeResolved(_ outcome: Outcome<Value>) -> FutureStorage<Value> {
         checkLayout()
-        let kind: OutcomeKind
-        let error: (any Error)?
-        switch outcome {
-        case .fulfilled: (kind, error) = (.fulfilled, nil)
-        case .rejected(let rejection): (kind, error) = (.rejected, rejection)
-        case .cancelled(let indirectError): (kind, error) = (.cancelled, indirectError)
-        }
+        let kind = outcome.kind
         let storage = unsafeDowncast(
             create(minimumCapacity: outcomeCapacity) { _ in FutureHeader(resolvedAs: kind) },
             to: FutureStorage<Value>.self
         )
-        if kind != .fulfilled { storage.error.initialize(to: error) }
         if case .fulfilled(let value) = outcome {
             storage.withUnsafeMutablePointerToElements { $0.initialize(to: value) }
+        } else {
+            storage.error.initialize(to: outcome.error)
         }
         return storage
     }

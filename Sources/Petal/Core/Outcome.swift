@@ -16,6 +16,18 @@ public enum Outcome<Value> {
 extension Outcome: Sendable where Value: Sendable {}
 
 extension Outcome {
+    /// The outcome's kind, as the cell carries it: the one mapping from outcomes to kinds.
+    @inlinable
+    var kind: OutcomeKind {
+        switch self {
+        case .fulfilled: .fulfilled
+        case .rejected: .rejected
+        case .cancelled: .cancelled
+        }
+    }
+}
+
+extension Outcome {
     /// The value if the outcome is `fulfilled`, otherwise `nil`.
     @inlinable
     public var value: Value? {

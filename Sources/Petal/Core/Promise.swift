@@ -167,13 +167,7 @@ public final class Promise<Value> {
     @discardableResult
     public func resolve(with outcome: Outcome<Value>) -> Bool {
         if withStorage({ $0.resolve(with: outcome) }) { return true }
-        let attempt: RepeatedResolution.Attempt
-        switch outcome {
-        case .fulfilled: attempt = .fulfil
-        case .rejected: attempt = .reject
-        case .cancelled: attempt = .cancel
-        }
-        reportRepeat(attempt)
+        reportRepeat(RepeatedResolution.Attempt(outcome.kind))
         return false
     }
 

@@ -8,6 +8,16 @@ public struct RepeatedResolution: Sendable, CustomStringConvertible {
         case reject
         /// `cancel(withIndirectError:)`, or `resolve(with: .cancelled)`.
         case cancel
+
+        /// The attempt that tried to resolve with an outcome of `kind`.
+        @inlinable
+        init(_ kind: OutcomeKind) {
+            switch kind {
+            case .fulfilled: self = .fulfil
+            case .rejected: self = .reject
+            case .cancelled: self = .cancel
+            }
+        }
     }
 
     /// The promise's value type.

@@ -132,14 +132,3 @@ final class RetryLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
         result.fail(.cancelled, error: nil)
     }
 }
-
-extension Outcome {
-    /// The kind of outcome, for internal resolution.
-    var kind: OutcomeKind {
-        switch self {
-        case .fulfilled: return .fulfilled
-        case .rejected: return .rejected
-        case .cancelled: return .cancelled
-        }
-    }
-}
