@@ -5,7 +5,7 @@
  * Internal: the C API (petal.h) needs none of it, so Petal installs it only next to the Swift
  * module, whose inlinable code calls it, never in the C include directory. Every operation here
  * inlines to an instruction: a program linking libpetal needs libatomic_ops' headers to compile
- * the core, not its library to run it.
+ * the core, not its library to run it (cmake/CheckAtomicsInline.cmake checks the libraries).
  */
 #ifndef PETAL_ATOMICS_H
 #define PETAL_ATOMICS_H
