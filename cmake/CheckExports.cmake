@@ -1,31 +1,35 @@
-# CTest script: the shared library exports exactly the symbols petal.h marks PETAL_API: its
-# functions, and the trampoline's thread-local state that the header's inline fast paths read.
-# Everything else (static functions, the static inline protocol) stays hidden by
-# -fvisibility=hidden.
+# CTest script: the shared library exports exactly the symbols Petal's headers mark PETAL_API:
+# the functions of petal.h, and the trampoline's thread-local state that the inline fast paths of
+# petal_trampoline_state.h read. Everything else (static functions, the static inline protocol)
+# stays hidden by -fvisibility=hidden.
 #
-#   cmake -DNM=<nm> -DLIBRARY=<libpetal.so> -DHEADER=<petal.h> -P CheckExports.cmake
+#   cmake -DNM=<nm> -DLIBRARY=<libpetal.so> -DHEADER_DIR=<Sources/CPetal/include> -P CheckExports.cmake
 
-foreach(var IN ITEMS NM LIBRARY HEADER)
+foreach(var IN ITEMS NM LIBRARY HEADER_DIR)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "CheckExports.cmake: pass -D${var}=...")
   endif()
 endforeach()
 
-file(STRINGS "${HEADER}" declarations REGEX "^PETAL_API ")
+file(GLOB headers "${HEADER_DIR}/*.h")
 set(expected "")
-foreach(declaration IN LISTS declarations)
-  # A function (the name before its parameter list) or a variable (the name before the ';').
-  if(declaration MATCHES "([A-Za-z_][A-Za-z0-9_]*)\\(")
-    list(APPEND expected "${CMAKE_MATCH_1}")
-  elseif(declaration MATCHES "([A-Za-z_][A-Za-z0-9_]*);")
-    list(APPEND expected "${CMAKE_MATCH_1}")
-  else()
-    message(FATAL_ERROR "cannot find the symbol name in: ${declaration}")
-  endif()
+foreach(header IN LISTS headers)
+  # One header at a time: a declaration ends in ';', which a list of several would split on.
+  file(STRINGS "${header}" declarations REGEX "^PETAL_API ")
+  foreach(declaration IN LISTS declarations)
+    # A function (the name before its parameter list) or a variable (the name before the ';').
+    if(declaration MATCHES "([A-Za-z_][A-Za-z0-9_]*)\\(")
+      list(APPEND expected "${CMAKE_MATCH_1}")
+    elseif(declaration MATCHES "([A-Za-z_][A-Za-z0-9_]*);")
+      list(APPEND expected "${CMAKE_MATCH_1}")
+    else()
+      message(FATAL_ERROR "cannot find the symbol name in: ${declaration}")
+    endif()
+  endforeach()
 endforeach()
 list(SORT expected)
 if(NOT expected)
-  message(FATAL_ERROR "no PETAL_API declarations found in ${HEADER}")
+  message(FATAL_ERROR "no PETAL_API declarations found in ${HEADER_DIR}")
 endif()
 
 execute_process(
@@ -54,7 +58,7 @@ list(REMOVE_ITEM missing ${exported})
 list(LENGTH expected count)
 if(extra OR missing)
   message(FATAL_ERROR "exported symbols of ${LIBRARY} differ from the PETAL_API symbols of "
-                      "petal.h\n  exported but not PETAL_API: ${extra}\n"
+                      "${HEADER_DIR}\n  exported but not PETAL_API: ${extra}\n"
                       "  PETAL_API but not exported: ${missing}")
 endif()
 message(STATUS "${LIBRARY} exports exactly the ${count} PETAL_API symbols: ${expected}")

@@ -5,10 +5,12 @@
  * Callbacks run through the trampoline, like Swift's inline callbacks: a chain of futures that
  * fulfil each other from their callbacks runs in constant stack depth.
  */
-#include "petal.h"
+#include "petal_future_state.h"
+#include "petal_trampoline_state.h"
 
 #include <assert.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -19,16 +21,25 @@ typedef struct petal_future_block {
     petal_callback_slot slots[PETAL_BLOCK_SLOTS];
 } petal_future_block;
 
-/* A block's payload: it follows the header in petal_future_block and in petal_waiter alike. */
+/* petal.h declares a future's and a waiter's storage without the core's types; every access
+   goes through the views of petal_future_state.h, which must fill that storage exactly. */
+_Static_assert(sizeof(petal_future_state) == sizeof(petal_future), "petal_future's storage is the core's future");
+_Static_assert(_Alignof(petal_future_state) == _Alignof(petal_future), "petal_future's alignment is the core's");
+_Static_assert(sizeof(petal_waiter_state) == sizeof(petal_waiter), "petal_waiter's storage is the core's waiter");
+_Static_assert(_Alignof(petal_waiter_state) == _Alignof(petal_waiter), "petal_waiter's alignment is the core's");
+_Static_assert(offsetof(petal_waiter_state, slot) == sizeof(petal_block), "a waiter's slot is its block's payload");
+
+/* A block's payload: it follows the header in petal_future_block and in petal_waiter_state alike. */
 static petal_callback_slot *petal_block_slots(petal_block *block) {
     return (petal_callback_slot *)(block + 1);
 }
 
 void petal_future_init(petal_future *future) {
-    petal_cell_init(&future->cell);
-    future->payload = NULL;
-    future->inline_slot.callback = NULL;
-    future->inline_slot.context = NULL;
+    petal_future_state *state = petal_future_state_of(future);
+    petal_cell_init(&state->cell);
+    state->payload = NULL;
+    state->inline_slot.callback = NULL;
+    state->inline_slot.context = NULL;
 }
 
 /* The futures this thread is delivering, innermost first: inside a delivery, the thread (its
@@ -112,20 +123,21 @@ static void petal_deliver_blocks(petal_future *future, petal_word taken) {
    touch of it (petal_unpark uses its address only): the contract that lets a C user free a
    future as soon as petal_future_wait or petal_future_status says it is resolved. */
 static void petal_deliver(petal_future *future, petal_word taken) {
+    petal_future_state *state = petal_future_state_of(future);
     petal_delivery_frame frame = {future, petal_delivering};
     petal_delivering = &frame;
-    if (petal_word_includes_inline(taken) && petal_slot_settle(&future->cell.slot_flag)) {
-        future->inline_slot.callback(future, future->inline_slot.context);
+    if (petal_word_includes_inline(taken) && petal_slot_settle(&state->cell.slot_flag)) {
+        state->inline_slot.callback(future, state->inline_slot.context);
     }
     petal_deliver_blocks(future, taken);
     petal_word more;
     for (;;) {
-        more = petal_cell_take_more(&future->cell);
+        more = petal_cell_take_more(&state->cell);
         if (petal_word_list(more) == NULL) break;
         petal_deliver_blocks(future, more);
     }
     petal_delivering = frame.outer;
-    if (petal_word_has_parked(more)) petal_unpark(&future->cell);
+    if (petal_word_has_parked(more)) petal_unpark(&state->cell);
 }
 
 /* Inline work for the trampoline: a delivery (callback == NULL), or one callback for a future
@@ -172,15 +184,16 @@ int petal_future_resolve(petal_future *future, petal_status status, void *payloa
     assert(future != NULL && "petal_future_resolve: NULL future");
     if (status < PETAL_STATUS_FULFILLED || status > PETAL_STATUS_CANCELLED) return PETAL_ERR_INVALID;
     /* (PETAL_STATUS_CANCELLED <= PETAL_KIND_MAX: the status is the cell's outcome kind.) */
-    if (!petal_cell_claim(&future->cell)) return PETAL_ERR_RESOLVED;
-    future->payload = payload; /* ours alone until publish releases it */
-    petal_word taken = petal_cell_publish(&future->cell, (unsigned)status);
+    petal_future_state *state = petal_future_state_of(future);
+    if (!petal_cell_claim(&state->cell)) return PETAL_ERR_RESOLVED;
+    state->payload = payload; /* ours alone until publish releases it */
+    petal_word taken = petal_cell_publish(&state->cell, (unsigned)status);
     if (petal_word_has_waiters(taken)) {
         /* Delivers (now, or deferred), then wakes the sleepers. */
         petal_run_inline((petal_inline_work){.future = future, .taken = taken});
     } else if (petal_word_has_parked(taken)) {
         /* RESOLVED already. The wake uses the cell's address only: the future may be freed. */
-        petal_unpark(&future->cell);
+        petal_unpark(&state->cell);
     }
     return PETAL_OK;
 }
@@ -189,35 +202,38 @@ void petal_future_subscribe_node(petal_future *future, petal_waiter *waiter,
                                  petal_callback_fn callback, void *context) {
     assert(future != NULL && waiter != NULL && callback != NULL && "petal_future_subscribe_node: NULL argument");
     assert(((uintptr_t)waiter & PETAL_TAG_MASK) == 0 && "petal_future_subscribe_node: waiter not 64-byte aligned");
-    assert(petal_word_list(petal_cell_load(&future->cell)) != &waiter->block &&
+    petal_cell *cell = petal_future_cell(future);
+    petal_waiter_state *node = petal_waiter_state_of(waiter);
+    assert(petal_word_list(petal_cell_load(cell)) != &node->block &&
            "petal_future_subscribe_node: waiter subscribed again before its callback ran");
-    waiter->block.memory = NULL; /* the caller's memory: never freed here */
-    waiter->block.refs = 0;
-    waiter->block.capacity = 1;
-    waiter->block.below = 0;
-    waiter->block.reserved = 0;
-    waiter->block.flags[0] = PETAL_SLOT_READY; /* filled before anyone can see it */
-    waiter->slot.callback = callback;
-    waiter->slot.context = context;
-    if (petal_cell_push_waiter(&future->cell, &waiter->block) == PETAL_ALREADY_RESOLVED) {
+    node->block.memory = NULL; /* the caller's memory: never freed here */
+    node->block.refs = 0;
+    node->block.capacity = 1;
+    node->block.below = 0;
+    node->block.reserved = 0;
+    node->block.flags[0] = PETAL_SLOT_READY; /* filled before anyone can see it */
+    node->slot.callback = callback;
+    node->slot.context = context;
+    if (petal_cell_push_waiter(cell, &node->block) == PETAL_ALREADY_RESOLVED) {
         petal_run_inline((petal_inline_work){.future = future, .callback = callback, .context = context});
     }
 }
 
 int petal_future_subscribe(petal_future *future, petal_callback_fn callback, void *context) {
     assert(future != NULL && callback != NULL && "petal_future_subscribe: NULL future or callback");
+    petal_future_state *state = petal_future_state_of(future);
     petal_callback_slot mine = {callback, context};
     petal_block *spare = NULL; /* allocated at most once, kept across retries */
     petal_reservation reservation;
     for (;;) {
-        switch (petal_cell_reserve(&future->cell, &reservation)) {
+        switch (petal_cell_reserve(&state->cell, &reservation)) {
         case PETAL_ALREADY_RESOLVED:
             if (spare != NULL) petal_block_free(spare);
             petal_run_inline((petal_inline_work){.future = future, .callback = callback, .context = context});
             return PETAL_OK;
         case PETAL_RESERVED_INLINE:
-            future->inline_slot = mine;
-            if (petal_slot_commit(&future->cell.slot_flag)) goto subscribed;
+            state->inline_slot = mine;
+            if (petal_slot_commit(&state->cell.slot_flag)) goto subscribed;
             break; /* skipped by the deliverer: the callback is still ours; reserve again */
         case PETAL_RESERVED_SLOT:
             petal_block_slots(reservation.block)[reservation.index] = mine;
@@ -231,7 +247,7 @@ int petal_future_subscribe(petal_future *future, petal_callback_fn callback, voi
                 petal_block_slots(spare)[0] = mine;
                 spare->flags[0] = PETAL_SLOT_READY; /* private until the push */
             }
-            if (petal_cell_push(&future->cell, spare, &reservation)) return PETAL_OK;
+            if (petal_cell_push(&state->cell, spare, &reservation)) return PETAL_OK;
             break;
         }
     }
@@ -243,19 +259,19 @@ subscribed:
 /* Whether the outcome may be read here: the future is RESOLVED, or this thread is delivering
    it. (The acquire load orders the reads of the kind and payload after the publish.) */
 static int petal_future_visible(const petal_future *future) {
-    petal_word word = petal_cell_load(&future->cell);
+    petal_word word = petal_cell_load(&petal_future_state_of_const(future)->cell);
     if (petal_word_is_resolved(word)) return 1;
     return petal_word_has_outcome(word) && petal_delivering_here(future);
 }
 
 petal_status petal_future_status(const petal_future *future) {
     if (!petal_future_visible(future)) return PETAL_STATUS_PENDING;
-    return (petal_status)petal_cell_kind(&future->cell);
+    return (petal_status)petal_cell_kind(&petal_future_state_of_const(future)->cell);
 }
 
 void *petal_future_payload(const petal_future *future) {
     if (!petal_future_visible(future)) return NULL;
-    return future->payload;
+    return petal_future_state_of_const(future)->payload;
 }
 
 int petal_future_wait(petal_future *future, const struct timespec *deadline) {
@@ -272,12 +288,13 @@ int petal_future_wait(petal_future *future, const struct timespec *deadline) {
     }
     /* Nothing is subscribed and nothing allocated: a wait that gives up leaves nothing behind,
        however often a thread polls a future that never resolves. */
-    petal_parking_spot *spot = petal_parking_spot_of(&future->cell);
+    petal_cell *cell = petal_future_cell(future);
+    petal_parking_spot *spot = petal_parking_spot_of(cell);
     int failure = 0;
     pthread_mutex_lock(&spot->mutex);
     /* Parked (or found parked) before every sleep, which is also the recheck: park refuses
        once the cell is RESOLVED. */
-    while (failure == 0 && petal_cell_park(&future->cell)) {
+    while (failure == 0 && petal_cell_park(cell)) {
         int rc = deadline == NULL ? pthread_cond_wait(&spot->condition, &spot->mutex)
                                   : pthread_cond_timedwait(&spot->condition, &spot->mutex, deadline);
         /* Spurious wake-ups (and another future's broadcast in this bucket) loop; a timeout or
@@ -286,7 +303,7 @@ int petal_future_wait(petal_future *future, const struct timespec *deadline) {
         else if (rc != 0) failure = PETAL_ERR_INVALID;
     }
     /* Resolved wins over a timeout that raced it. */
-    if (petal_word_is_resolved(petal_cell_load(&future->cell))) failure = 0;
+    if (petal_word_is_resolved(petal_cell_load(cell))) failure = 0;
     pthread_mutex_unlock(&spot->mutex);
     return failure != 0 ? failure : (int)petal_future_status(future);
 }

@@ -7,7 +7,7 @@
  * outermost frame drains before it returns. The work never leaves the thread, so "inline" keeps
  * its meaning, and nothing is allocated unless the depth is actually exceeded.
  */
-#include "petal.h"
+#include "petal_trampoline_state.h"
 
 #include <stdlib.h>
 
@@ -21,7 +21,7 @@ typedef struct petal_owned_deferred {
 typedef petal_trampoline_state petal_trampoline;
 
 /* Thread-local: no other thread ever touches it, so plain accesses are enough. Exported for the
-   inline fast paths in petal.h. */
+   inline fast paths in petal_trampoline_state.h. */
 PETAL_THREAD_LOCAL petal_trampoline_state petal_trampoline_current;
 
 int petal_trampoline_enter(void) {

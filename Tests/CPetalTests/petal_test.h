@@ -9,7 +9,8 @@
 #ifndef PETAL_TEST_H
 #define PETAL_TEST_H
 
-#include "petal.h"
+#include "petal_future_state.h"
+#include "petal_trampoline_state.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,8 +1,9 @@
 /*
  * The cell protocol (v2: waiter blocks) on one thread: every state and transition of the word,
- * bit for bit, and every petal_cell_* / petal_block_* / petal_slot_* function of petal.h, driven
- * step by step so that each expectation can be pinned to a single call. The interleavings of a
- * block's deliverer and its stragglers are enumerated exhaustively, replayed on real calls.
+ * bit for bit, and every petal_cell_* / petal_block_* / petal_slot_* function of petal_cell.h
+ * and petal_cell_layout.h, driven step by step so that each expectation can be pinned to a
+ * single call. The interleavings of a block's deliverer and its stragglers are enumerated
+ * exhaustively, replayed on real calls.
  */
 #include "petal_test.h"
 

@@ -226,24 +226,24 @@ static void test_callbacks_in_subscription_order(void) {
 
     CHECK(petal_future_subscribe(&future, record_call, &probes[0]) == PETAL_OK);
     /* The first subscriber takes the inline slot: COUNT 1, nothing linked, committed. */
-    petal_word word = petal_cell_load(&future.cell);
+    petal_word word = petal_cell_load(petal_future_cell(&future));
     CHECK(word == PETAL_COUNT_ONE);
-    CHECK(future.cell.slot_flag == PETAL_SLOT_READY);
-    CHECK(future.inline_slot.callback == record_call);
-    CHECK(future.inline_slot.context == &probes[0]);
+    CHECK(petal_future_cell(&future)->slot_flag == PETAL_SLOT_READY);
+    CHECK(petal_future_state_of(&future)->inline_slot.callback == record_call);
+    CHECK(petal_future_state_of(&future)->inline_slot.context == &probes[0]);
 
     CHECK(petal_future_subscribe(&future, record_call, &probes[1]) == PETAL_OK);
     /* The second allocates a block of seven and takes its first slot. */
-    word = petal_cell_load(&future.cell);
+    word = petal_cell_load(petal_future_cell(&future));
     petal_block *block = petal_word_list(word);
     CHECK(petal_word_count(word) == 1);
     CHECK(block != NULL && block->next == NULL && block->capacity == PETAL_BLOCK_SLOTS);
-    CHECK(future.inline_slot.context == &probes[0]);
+    CHECK(petal_future_state_of(&future)->inline_slot.context == &probes[0]);
     for (int i = 2; i < COUNT; i++) {
         CHECK(petal_future_subscribe(&future, record_call, &probes[i]) == PETAL_OK);
     }
     /* The others share that block: no new one, COUNT counting them. */
-    word = petal_cell_load(&future.cell);
+    word = petal_cell_load(petal_future_cell(&future));
     CHECK(petal_word_list(word) == block);
     CHECK(petal_word_count(word) == COUNT - 1);
     CHECK(log.count == 0); /* nothing runs before the resolution */
@@ -251,7 +251,7 @@ static void test_callbacks_in_subscription_order(void) {
     CHECK(petal_future_fulfil(&future, &value) == PETAL_OK);
     const int expected[COUNT] = {0, 1, 2, 3, 4, 5};
     check_log(&log, expected, COUNT);
-    CHECK(petal_word_is_resolved(petal_cell_load(&future.cell)));
+    CHECK(petal_word_is_resolved(petal_cell_load(petal_future_cell(&future))));
 }
 
 static void test_subscribe_after_resolve_runs_at_once(void) {
@@ -280,20 +280,23 @@ static void test_subscribe_node_with_caller_memory(void) {
     /* Garbage: a waiter's contents need no initialisation. */
     petal_waiter waiters[3];
     memset(waiters, 0xA5, sizeof waiters);
-    CHECK(((uintptr_t)&waiters[1].block & PETAL_TAG_MASK) == 0);
+    /* The core's view of each (petal.h declares a waiter as bytes). */
+    petal_waiter_state *nodes[3];
+    for (int i = 0; i < 3; i++) nodes[i] = petal_waiter_state_of(&waiters[i]);
+    CHECK(((uintptr_t)&nodes[1]->block & PETAL_TAG_MASK) == 0);
 
     CHECK(petal_future_subscribe(&future, record_call, &probes[0]) == PETAL_OK);  /* slot */
     petal_future_subscribe_node(&future, &waiters[0], record_call, &probes[1]);  /* caller's */
     CHECK(petal_future_subscribe(&future, record_call, &probes[2]) == PETAL_OK);  /* allocated */
     petal_future_subscribe_node(&future, &waiters[1], record_call, &probes[3]);
-    petal_word word = petal_cell_load(&future.cell);
-    CHECK(petal_word_list(word) == &waiters[1].block);
+    petal_word word = petal_cell_load(petal_future_cell(&future));
+    CHECK(petal_word_list(word) == &nodes[1]->block);
     CHECK(petal_word_count(word) == PETAL_BLOCK_FULL); /* a waiter takes no reservations */
-    CHECK(waiters[1].block.next != NULL && waiters[1].block.next->next == &waiters[0].block);
+    CHECK(nodes[1]->block.next != NULL && nodes[1]->block.next->next == &nodes[0]->block);
     /* Each push recorded the slots reserved below it: the inline slot's 1 under the first
        waiter, 1 of the allocated block's 7 under the second (which the deliverer settles). */
-    CHECK(waiters[0].block.below == 1);
-    CHECK(waiters[1].block.below == 1);
+    CHECK(nodes[0]->block.below == 1);
+    CHECK(nodes[1]->block.below == 1);
 
     CHECK(petal_future_fulfil(&future, &value) == PETAL_OK);
     const int expected[] = {0, 1, 2, 3, 4};
@@ -303,8 +306,8 @@ static void test_subscribe_node_with_caller_memory(void) {
     petal_future_subscribe_node(&future, &waiters[2], record_call, &probes[4]);
     check_log(&log, expected, 5);
     /* Still ours: the future left the memory alone (valgrind reports an invalid free if not). */
-    CHECK(waiters[0].slot.callback == record_call && waiters[0].slot.context == &probes[1]);
-    CHECK(waiters[0].block.memory == NULL && waiters[1].block.memory == NULL);
+    CHECK(nodes[0]->slot.callback == record_call && nodes[0]->slot.context == &probes[1]);
+    CHECK(nodes[0]->block.memory == NULL && nodes[1]->block.memory == NULL);
 }
 
 /* A callback that subscribes its `next` probe to the same future from inside the delivery. */
@@ -358,7 +361,7 @@ static void test_subscribe_from_inside_a_callback(void) {
     CHECK(petal_future_fulfil(&future, &value) == PETAL_OK);
     const int expected[] = {0, 1, 10, 11, 12};
     check_log(&log, expected, 5);
-    CHECK(petal_word_is_resolved(petal_cell_load(&future.cell)));
+    CHECK(petal_word_is_resolved(petal_cell_load(petal_future_cell(&future))));
 
     /* On a resolved future the same chain runs depth-first, inside the subscribe call. */
     call_log late_log = {0};
@@ -424,7 +427,7 @@ static void *fulfil_once_waited_on(void *raw) {
     wake_job *job = raw;
     /* The waiter marks the cell PARKED before it sleeps; resolving only once it has makes the
        test take the sleeping path every time instead of when the scheduler happens to. */
-    while (!petal_word_has_parked(petal_cell_load(&job->future->cell))) sched_yield();
+    while (!petal_word_has_parked(petal_cell_load(petal_future_cell(job->future)))) sched_yield();
     job->result = petal_future_fulfil(job->future, job->payload);
     return NULL;
 }
@@ -458,8 +461,8 @@ static void test_wait_with_past_deadline(void) {
     /* A wait that gives up leaves nothing: no allocation, nothing in the list, only the mark
        that someone may sleep (the resolver then broadcasts once, to nobody). */
     CHECK_ALLOCATIONS_SINCE(before, 0, 0);
-    CHECK(petal_word_list(petal_cell_load(&future.cell)) == NULL);
-    CHECK(petal_word_has_parked(petal_cell_load(&future.cell)));
+    CHECK(petal_word_list(petal_cell_load(petal_future_cell(&future))) == NULL);
+    CHECK(petal_word_has_parked(petal_cell_load(petal_future_cell(&future))));
 
     int value = 9;
     call_log log = {0};
@@ -468,7 +471,7 @@ static void test_wait_with_past_deadline(void) {
     CHECK(petal_future_subscribe(&future, record_call, &after) == PETAL_OK);
     CHECK(petal_future_cancel(&future, &value) == PETAL_OK);
     CHECK(log.count == 1);
-    CHECK(petal_word_is_resolved(petal_cell_load(&future.cell)));
+    CHECK(petal_word_is_resolved(petal_cell_load(petal_future_cell(&future))));
 
     /* Resolved: a deadline no longer matters. */
     CHECK(petal_future_wait(&future, &past) == PETAL_STATUS_CANCELLED);
@@ -575,7 +578,7 @@ static void test_many_threads_subscribe_while_resolving(void) {
         CHECK(r->resolve_result == PETAL_OK);
         CHECK(AO_load(&r->calls) == RACE_SUBSCRIBERS * RACE_CALLBACKS);
         for (unsigned t = 0; t < RACE_SUBSCRIBERS; t++) CHECK(r->next_index[t] == RACE_CALLBACKS);
-        CHECK(petal_word_is_resolved(petal_cell_load(&r->future.cell)));
+        CHECK(petal_word_is_resolved(petal_cell_load(petal_future_cell(&r->future))));
         if (petal_test_failure_count() != before) {
             fprintf(stderr, "round %u of %u was inconsistent\n", round, rounds);
             break;
@@ -695,9 +698,10 @@ static void test_hot_future_shares_blocks(void) {
 
     /* The list, newest first: BLOCKS blocks, every older one full, the newest holding IN_HEAD,
        each slot committed with its subscriber's callback, in order. */
-    petal_word word = petal_cell_load(&future.cell);
+    petal_word word = petal_cell_load(petal_future_cell(&future));
     CHECK(petal_word_count(word) == IN_HEAD);
-    CHECK(future.cell.slot_flag == PETAL_SLOT_READY && future.inline_slot.context == &hot_ids[0]);
+    CHECK(petal_future_cell(&future)->slot_flag == PETAL_SLOT_READY &&
+          petal_future_state_of(&future)->inline_slot.context == &hot_ids[0]);
     int blocks = 0;
     int last_id = HOT_SUBSCRIBERS;
     for (petal_block *block = petal_word_list(word); block != NULL; block = block->next) {
@@ -877,7 +881,7 @@ static void test_subscribers_race_resolvers(void) {
                 CHECK(p->seen_payload == &s->values[winner]);
             }
         }
-        CHECK(petal_cell_load(&s->future.cell) == PETAL_PHASE_RESOLVED);
+        CHECK(petal_cell_load(petal_future_cell(&s->future)) == PETAL_PHASE_RESOLVED);
         /* Every block a subscriber allocated was freed (by the deliverer, a straggler, or the
            subscriber itself when a spare went unused). */
         allocations now = allocations_now();

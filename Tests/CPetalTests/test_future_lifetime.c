@@ -112,7 +112,7 @@ static void *subscribe_and_fulfil(void *raw) {
     CHECK(petal_future_subscribe(r->future, count_call, r) == PETAL_OK);
     AO_store_release(&r->subscribed, 1);
     /* The waiter sleeps after this thread's first callback: wait until it has marked the cell. */
-    while (!petal_word_has_parked(petal_cell_load(&r->future->cell))) sched_yield();
+    while (!petal_word_has_parked(petal_cell_load(petal_future_cell(r->future)))) sched_yield();
     for (int i = 0; i < 9; i++) CHECK(petal_future_subscribe(r->future, count_call, r) == PETAL_OK);
     CHECK(petal_future_fulfil(r->future, &r->value) == PETAL_OK);
     return NULL;
@@ -266,7 +266,7 @@ static void test_polling_a_pending_future_holds_nothing(void) {
     petal_future_init(&future);
     struct timespec past = seconds_from_now(-1);
     for (unsigned i = 0; i < 20000; i++) CHECK(petal_future_wait(&future, &past) == PETAL_ERR_TIMEDOUT);
-    CHECK(petal_word_list(petal_cell_load(&future.cell)) == NULL);
+    CHECK(petal_word_list(petal_cell_load(petal_future_cell(&future))) == NULL);
     CHECK(petal_future_fulfil(&future, NULL) == PETAL_OK);
     CHECK(petal_future_wait(&future, &past) == PETAL_STATUS_FULFILLED);
 }

@@ -1,6 +1,6 @@
 /*
  * petal_fuzz.c - a libFuzzer target for Petal's C API (petal.h): the convenience future and the
- * cell protocol driven directly, from several threads at once, with exact invariant checks.
+ * cell protocol (petal_cell.h) driven directly, from several threads at once, with exact invariant checks.
  *
  * RUNNING IT
  *
@@ -49,7 +49,7 @@
  *     it when an input's mallocs and frees do not balance) for leaks: an iteration frees all.
  *
  * A violation prints what broke and aborts, which libFuzzer turns into a crash file. The harness
- * itself only does what petal.h allows: caller-owned waiters live until the iteration ends,
+ * itself only does what petal.h and petal_cell.h allow: caller-owned waiters live until the iteration ends,
  * blocks pushed with petal_cell_push are full-size, nothing waits from a callback, and a future
  * is only freed after everything that may touch it is done, except in the one operation that
  * tests the contract "a future may be freed as soon as petal_future_wait returned a resolved
@@ -63,7 +63,8 @@
 #ifndef _GNU_SOURCE
 #  define _GNU_SOURCE /* pthread barriers, as the core's builds define it */
 #endif
-#include "petal.h"
+#include "petal_future_state.h"
+#include "petal_trampoline_state.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -315,7 +316,7 @@ static void fz_act(fz_thread *me, fz_record *record);
    hold while callbacks still run with it (today the status says resolved at publish). Whatever
    it says must be the winner's, checked after the join. */
 static uintptr_t fz_future_seen(fz_thread *me, fz_target *target) {
-    FZ_CHECK(petal_word_has_outcome(petal_cell_load(&target->future->cell)), "a callback ran before its future's outcome was published");
+    FZ_CHECK(petal_word_has_outcome(petal_cell_load(petal_future_cell(target->future))), "a callback ran before its future's outcome was published");
     fz_learn(me, target, 0);
     petal_status status = petal_future_status(target->future);
     if (status == PETAL_STATUS_PENDING) return 0;
@@ -355,7 +356,7 @@ static void fz_future_callback(petal_future *future, void *context) {
 }
 
 /* ------------------------------------------------------------------------------------------- */
-/* Raw cells: the protocol of petal.h, driven the way petal_future.c drives it.                 */
+/* Raw cells: the protocol of petal_cell.h, driven the way petal_future.c drives it.            */
 /* ------------------------------------------------------------------------------------------- */
 
 static fz_record **fz_entries(petal_block *block) {
@@ -833,7 +834,7 @@ static void fz_op_chain(fz_thread *me, unsigned a, unsigned b, unsigned c) {
     FZ_CHECK(chain.deepest >= 1 && chain.deepest <= PETAL_TRAMPOLINE_DEPTH, "a chain nested deeper than the trampoline allows");
     for (unsigned i = 0; i < chain.length; i++) {
         FZ_CHECK(AO_load(&records[i]->runs) == 1, "a chain link had not run when its head's resolve returned");
-        FZ_CHECK(petal_word_is_resolved(petal_cell_load(&links[i]->cell)), "a chain link was still delivering after its head's resolve returned");
+        FZ_CHECK(petal_word_is_resolved(petal_cell_load(petal_future_cell(links[i]))), "a chain link was still delivering after its head's resolve returned");
         free(links[i]);
         records[i]->chain = NULL;
         records[i]->target->future = NULL;
@@ -1150,7 +1151,7 @@ static void fz_verify(fz_state *state) {
     for (unsigned i = 0; i < FZ_SHARED; i++) {
         fz_target *target = &state->shared[i];
         FZ_CHECK(AO_load(&target->wins) == 1, "a shared future or cell was not resolved exactly once");
-        petal_word word = target->is_cell ? petal_cell_load(&target->cell->cell) : petal_cell_load(&target->future->cell);
+        petal_word word = target->is_cell ? petal_cell_load(&target->cell->cell) : petal_cell_load(petal_future_cell(target->future));
         FZ_CHECK(word == PETAL_PHASE_RESOLVED, "a word was not RESOLVED with an empty list after everything ran");
         if (!target->is_cell) {
             FZ_CHECK((uintptr_t)petal_future_payload(target->future) == target->winner, "the final payload is not the winner's");

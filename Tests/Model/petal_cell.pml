@@ -1,7 +1,7 @@
 /*
  * petal_cell.pml - a Promela model of the petal cell protocol v2 (waiter blocks), as specified
  * in notes/blocks-protocol.md (with its AMENDED `below`) and implemented in
- * Sources/CPetal/include/petal.h and petal_future.c: several callbacks per block, slots
+ * Sources/CPetal/include/petal_cell.h and petal_future.c: several callbacks per block, slots
  * reserved by a COUNT in the word, per-slot commit flags, stragglers, and blocks freed by
  * whoever brings refs to zero.
  *

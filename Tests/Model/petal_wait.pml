@@ -1,6 +1,6 @@
 /*
  * petal_wait.pml - a Promela model of sleeping until a cell is RESOLVED (petal_cell_park, the
- * PARKED bit and the parking table), as implemented in Sources/CPetal/include/petal.h and used
+ * PARKED bit and the parking table), as implemented in Sources/CPetal/include/petal_cell.h and used
  * by petal_future_wait (Sources/CPetal/petal_future.c) and by Swift's Future.wait and
  * `await value` (Sources/Petal/Observing/ParkingLot.swift).
  *

@@ -1,5 +1,7 @@
 #include "bench_support.h"
 
+/* The counter's atomics (petal.h, the C API, includes none). */
+#include <petal_atomics.h>
 #include <stdlib.h>
 
 static volatile AO_t bench_count;

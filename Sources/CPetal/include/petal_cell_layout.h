@@ -1,0 +1,190 @@
+/*
+ * petal_cell_layout.h - the cell of Petal's lock-free core, bit by bit: its word, its side
+ * fields and the waiter blocks its list links, with the queries that keep every caller away
+ * from bit arithmetic. The transitions between its phases are in petal_cell.h.
+ *
+ * Internal: the core's C sources, the C tests, the fuzzer and the Swift facade include it; a C
+ * program uses petal.h alone, and CMake installs this header only next to the Swift module.
+ *
+ * THE CELL
+ *
+ *   A cell is one machine word (petal_word, libatomic_ops' AO_t) plus two small side fields:
+ *   the outcome kind and the commit flag of the container's inline waiter slot.
+ *
+ *     word bits 0-1   the phase: PENDING, CLAIMED, RESOLVED, DELIVERING (bit 1: HAS_OUTCOME)
+ *     word bits 2-4   COUNT: slots reserved in the newest block; while the list is empty and no
+ *                     outcome is published, slots reserved in the inline slot (0 or 1). 0 when
+ *                     RESOLVED.
+ *     word bit 5      PARKED: a thread (or task) waits in a parking table until the cell is
+ *                     RESOLVED (petal_cell_park). Every transition keeps it but the one to
+ *                     RESOLVED, which hands it to its caller in the word it returns: the caller
+ *                     wakes the waiters, without touching the cell again.
+ *     word bits 6-    LIST: the newest waiter block (blocks are 64-byte aligned), or NULL.
+ *     kind            the outcome kind, written by the claimer before it publishes and read
+ *                     only after an acquire load saw HAS_OUTCOME.
+ *     slot_flag       EMPTY, READY or SKIPPED: the inline slot's commit flag.
+ *
+ *   A WAITER BLOCK holds up to PETAL_BLOCK_SLOTS callbacks (the payload is its owner's: the C
+ *   future stores function pointers, Swift its closures), each with a commit flag, so a hot
+ *   future's subscribers share one allocation per seven. A subscriber reserves a slot with one
+ *   CAS on the word (COUNT + 1), fills it, then commits it with one CAS on the slot's flag. The
+ *   publisher settles each reserved slot: READY runs; EMPTY is marked SKIPPED with a CAS, and
+ *   its subscriber (a "straggler", caught between reserve and commit) sees its commit refused,
+ *   takes its callback back and subscribes again. A block with stragglers is freed by whoever
+ *   touches it last, counted in the block's `refs`.
+ */
+#ifndef PETAL_CELL_LAYOUT_H
+#define PETAL_CELL_LAYOUT_H
+
+#include "petal_atomics.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------------------------- */
+/* The word, the cell and the waiter block. A tiny set of queries keeps every caller away from  */
+/* bit arithmetic.                                                                              */
+/* ------------------------------------------------------------------------------------------- */
+
+#define PETAL_PHASE_MASK       ((petal_word)3)
+#define PETAL_PHASE_PENDING    ((petal_word)0) /* unresolved, open to claim and subscribe */
+#define PETAL_PHASE_CLAIMED    ((petal_word)1) /* one resolver won; it is writing the outcome */
+#define PETAL_PHASE_RESOLVED   ((petal_word)2) /* terminal: published and every waiter has run */
+#define PETAL_PHASE_DELIVERING ((petal_word)3) /* published; the publisher is running waiters */
+#define PETAL_HAS_OUTCOME      ((petal_word)2) /* set in RESOLVED and DELIVERING */
+#define PETAL_COUNT_SHIFT      2
+#define PETAL_COUNT_ONE        ((petal_word)1 << PETAL_COUNT_SHIFT)
+#define PETAL_COUNT_MASK       ((petal_word)7 << PETAL_COUNT_SHIFT)
+#define PETAL_PARKED           ((petal_word)32) /* a thread sleeps until RESOLVED */
+#define PETAL_TAG_MASK         ((petal_word)63)
+/* The largest outcome kind a cell can carry. */
+#define PETAL_KIND_MAX         3u
+
+/* Callbacks per waiter block, and the COUNT of a block that takes no more reservations. */
+#define PETAL_BLOCK_SLOTS 7u
+#define PETAL_BLOCK_FULL  7u
+
+/* A slot's commit flag. */
+#define PETAL_SLOT_EMPTY   0u /* reserved (or not yet), not committed */
+#define PETAL_SLOT_READY   1u /* committed: the deliverer runs it */
+#define PETAL_SLOT_SKIPPED 2u /* passed by the deliverer before its commit: its subscriber takes it back */
+
+/* A waiter block: up to PETAL_BLOCK_SLOTS callbacks. The owner's payload (one entry per slot)
+   follows the header, at petal_block_payload (offset 64, whatever the language). */
+typedef struct petal_block {
+    PETAL_BLOCK_ALIGNAS struct petal_block *next; /* the next older block */
+    void *memory;                                 /* what petal_block_free gives back to free() */
+    volatile petal_word refs;                     /* stragglers' accounting (petal_block_finish) */
+    unsigned capacity;                            /* slots, 1 ... PETAL_BLOCK_SLOTS */
+    volatile unsigned flags[PETAL_BLOCK_SLOTS];   /* commit flags */
+    unsigned below;    /* slots reserved in `next` when this block was pushed (its pusher's) */
+    unsigned reserved; /* slots reserved in this block, once taken (petal_blocks_in_order's) */
+} petal_block;
+
+#ifdef __cplusplus
+static_assert(sizeof(petal_block) == 64, "a block header is 64 bytes in every language");
+#else
+_Static_assert(sizeof(petal_block) == 64, "a block header is 64 bytes in every language");
+#endif
+
+/* The cell. Zero-initialised memory is a valid PENDING cell with no waiters. */
+typedef struct petal_cell {
+    volatile petal_word word;
+    volatile unsigned slot_flag; /* the inline slot's commit flag */
+    unsigned kind;               /* the outcome kind: written by the claimer before it publishes */
+} petal_cell;
+
+/* Slot `index`'s commit flag in a block, and the inline slot's in a cell (for callers that
+   cannot take the address of an array element or a field themselves, such as Swift). */
+PETAL_INLINE volatile unsigned *petal_block_flag(petal_block *block, unsigned index) {
+    return &block->flags[index];
+}
+PETAL_INLINE volatile unsigned *petal_cell_slot_flag(petal_cell *cell) {
+    return &cell->slot_flag;
+}
+
+/* Where a block's payload starts: right after its header. */
+PETAL_INLINE void *petal_block_payload(petal_block *block) {
+    return (void *)(block + 1);
+}
+
+/* Whether the outcome is published (RESOLVED or DELIVERING): its kind and memory may be read. */
+PETAL_INLINE int petal_word_has_outcome(petal_word word) {
+    return (word & PETAL_HAS_OUTCOME) != 0;
+}
+
+/* Whether the word is terminal: RESOLVED, with every waiter run. */
+PETAL_INLINE int petal_word_is_resolved(petal_word word) {
+    return (word & PETAL_PHASE_MASK) == PETAL_PHASE_RESOLVED;
+}
+
+/* Whether a resolver has claimed the cell (CLAIMED, or any later phase). */
+PETAL_INLINE int petal_word_is_claimed(petal_word word) {
+    return (word & PETAL_PHASE_MASK) != PETAL_PHASE_PENDING;
+}
+
+/* Whether a word replaced by the transition to RESOLVED had PARKED: its caller must wake the
+   sleepers (the parking table of the cell's owner). */
+PETAL_INLINE int petal_word_has_parked(petal_word word) {
+    return (word & PETAL_PARKED) != 0;
+}
+
+/* The newest block of a word's list (NULL for an empty list). */
+PETAL_INLINE petal_block *petal_word_list(petal_word word) {
+    return (petal_block *)(uintptr_t)(word & ~PETAL_TAG_MASK);
+}
+
+/* The word's COUNT: slots reserved in the newest block, or in the inline slot. */
+PETAL_INLINE unsigned petal_word_count(petal_word word) {
+    return (unsigned)((word & PETAL_COUNT_MASK) >> PETAL_COUNT_SHIFT);
+}
+
+/* Whether a word taken by publish or take_more has waiters to settle (then the cell is
+   DELIVERING and the taker delivers them). */
+PETAL_INLINE int petal_word_has_waiters(petal_word word) {
+    return petal_word_count(word) != 0;
+}
+
+/* Whether the batch of a word taken by publish starts with the inline slot. Settling an inline
+   slot nobody reserved (a caller-owned waiter was pushed first) only marks it SKIPPED, and no
+   one can reserve it after an outcome is published, so "a list or a reservation" is enough. */
+PETAL_INLINE int petal_word_includes_inline(petal_word taken) {
+    return petal_word_has_waiters(taken);
+}
+
+/* ------------------------------------------------------------------------------------------- */
+/* Waiter blocks' memory: allocated by their owners, freed by whoever touches them last.        */
+/* ------------------------------------------------------------------------------------------- */
+
+/* A new waiter block of `size` bytes (the header and the owner's payload), 64-byte aligned,
+   with `capacity` slots, every flag EMPTY; NULL without memory. malloc aligns to 16 everywhere
+   Petal runs, so the block asks for 48 more bytes and aligns itself inside them (cheaper than
+   aligned_alloc, which takes glibc's slow memalign path). */
+PETAL_INLINE petal_block *petal_block_allocate(size_t size, unsigned capacity) {
+    void *memory = malloc(size + 48);
+    if (memory == NULL) return NULL;
+    petal_block *block = (petal_block *)(((uintptr_t)memory + 63) & ~(uintptr_t)63);
+    block->memory = memory;
+    block->refs = 0;
+    block->capacity = capacity;
+    block->below = 0;
+    block->reserved = 0;
+    for (unsigned slot = 0; slot < PETAL_BLOCK_SLOTS; slot++) block->flags[slot] = PETAL_SLOT_EMPTY;
+    return block;
+}
+
+/* Frees a block from petal_block_allocate. */
+PETAL_INLINE void petal_block_free(petal_block *block) {
+    free(block->memory);
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PETAL_CELL_LAYOUT_H */
