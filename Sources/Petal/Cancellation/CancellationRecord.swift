@@ -108,7 +108,7 @@ final class CancellationRecord: ManagedBuffer<CancellationRecord.Words, Void> {
         var seen = petal_atomic_word_load(requestWord)
         while true {
             guard let next = change(seen) else { return nil }
-            // FULL (see petal.h): a request's winner sees everything its voters wrote before.
+            // FULL (see petal_atomics.h): a request's winner sees everything its voters wrote before.
             if petal_atomic_word_exchange(requestWord, &seen, next) != 0 { return next }
         }
     }

@@ -7,7 +7,7 @@ import CPetal
 /// Why blocks: a hot future's subscribers share one allocation per seven instead of one each
 /// (the allocation and its free were most of the cost of subscribing to, and draining, a hot
 /// future). Why not Swift objects: a block is owned by the cell protocol (pushed once, taken
-/// once by the deliverer, freed by whoever touches it last, see `petal.h`), so reference
+/// once by the deliverer, freed by whoever touches it last, see `petal_cell.h`), so reference
 /// counting, a deinit and class metadata would be pure cost.
 ///
 /// A slot's callback is initialised by the subscriber that reserved it and moved out exactly

@@ -4,7 +4,7 @@ import CPetal
 extension FutureStorage {
     /// Registers `callback`; it runs once, after resolution, in subscription order. The first
     /// subscriber takes the inline slot (no allocation); later ones share waiter blocks, one
-    /// allocation per `PETAL_BLOCK_SLOTS` subscribers (see `petal.h` for the protocol).
+    /// allocation per `PETAL_BLOCK_SLOTS` subscribers (see `petal_cell.h` for the protocol).
     ///
     /// The callback is moved, never copied: into the slot it reserved, back out if the deliverer
     /// skipped that slot (then it subscribes again), so no retain or release is spent on it.

@@ -15,7 +15,7 @@ import CPetal
 /// at 48 bytes with the cancellation pointer in it: a `Future<Int>` is one 80-byte chunk.
 ///
 /// Synchronisation: everything here is either written before the storage is shared (creation),
-/// or ordered by the cell protocol (see `petal.h`): the outcome is written by the one claimer
+/// or ordered by the cell protocol (see `petal_cell.h`): the outcome is written by the one claimer
 /// before its publish, the slot by the one reserver before its release commit, and both are read
 /// only after an acquire of the word.
 ///

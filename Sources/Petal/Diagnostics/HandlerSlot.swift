@@ -34,7 +34,7 @@ final class HandlerSlot<Handler: Sendable>: @unchecked Sendable {
 
     /// Runs `body` with the current handler.
     func withHandler<Result>(_ body: (Handler) -> Result) -> Result {
-        // ACQUIRE (see petal.h): the box's contents, written before the setter's FULL exchange,
+        // ACQUIRE (see petal_atomics.h): the box's contents, written before the setter's FULL exchange,
         // are visible. Borrowed, not retained: the box is never freed, and a retain here would
         // make every reporting thread write the box's reference count.
         let address = UnsafeRawPointer(bitPattern: UInt(petal_atomic_word_load(current))).unsafelyUnwrapped

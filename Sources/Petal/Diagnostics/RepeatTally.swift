@@ -24,7 +24,7 @@ protocol TallySite: Sendable {
 final class RepeatTally<Site: TallySite>: @unchecked Sendable {
     // @unchecked: the bucket heads and each record's count are only touched through C atomics;
     // a record's other fields are written before the compare-and-swap that publishes it (FULL
-    // ordering, see petal.h) and never again.
+    // ordering, see petal_atomics.h) and never again.
 
     /// One site's entry.
     struct Record {
@@ -64,7 +64,7 @@ final class RepeatTally<Site: TallySite>: @unchecked Sendable {
         record.initialize(to: Record(site: site, count: count, next: Self.record(at: newest)))
         while true {
             let searched = newest
-            // FULL (see petal.h): release publishes the record's fields to every thread that
+            // FULL (see petal_atomics.h): release publishes the record's fields to every thread that
             // loads the head; acquire lets this thread read the records other threads published.
             if petal_atomic_word_exchange(head, &newest, Self.word(record)) != 0 { return 1 }
             // Another thread published first. Only the records between the new head and the

@@ -100,7 +100,7 @@ open class Job<Input, Output>: Cancellable, @unchecked Sendable {
         while true {
             let current = JobState(rawValue: UInt(seen)).unsafelyUnwrapped
             guard sources(current) else { return (false, current) }
-            // FULL (see petal.h): the winner's earlier writes, such as a subclass's before
+            // FULL (see petal_atomics.h): the winner's earlier writes, such as a subclass's before
             // `complete`, happen before any thread that reads the new state.
             if petal_atomic_word_exchange(stateWord, &seen, petal_word(target.rawValue)) != 0 {
                 return (true, target)

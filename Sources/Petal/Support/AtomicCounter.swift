@@ -2,7 +2,7 @@ import CPetal
 
 /// Adds `delta` to `word` and returns the value it held before.
 ///
-/// A compare-and-swap loop on the C side words (see `petal.h`), which ThreadSanitizer
+/// A compare-and-swap loop on the C side words (see `petal_atomics.h`), which ThreadSanitizer
 /// understands; their FULL ordering is more than a counter needs, and costs nothing extra on
 /// x86, where every locked instruction is a full barrier.
 @discardableResult
