@@ -1,7 +1,8 @@
 #!/bin/sh
-# Model-checks the petal cell protocol v2 (petal_cell.pml: waiter blocks) and the sleep until a
-# cell is RESOLVED (petal_wait.pml: PARKED and the parking table) with spin, full state-space
-# search.
+# Model-checks the petal cell protocol v2 (petal_cell.pml: waiter blocks), the sleep until a
+# cell is RESOLVED (petal_wait.pml: PARKED and the parking table) and the combinator word
+# (petal_combinator.pml: contributors and deciders sharing one word) with spin, full
+# state-space search.
 #
 #   Every correct configuration must verify with 0 errors and a completed search.
 #   Every seeded-bug variant must make spin report an error (its counterexample is narrated).
@@ -29,6 +30,11 @@ SKIP_TAKE_MORE OLD_SLOT_RULE NO_COUNT_CAP NO_BELOW_CAP LATE_NEXT"
 # Must fail (petal_wait.pml): PARKED dropped by publish, a wake without the bucket lock, a check of
 # the phase that lets go of the lock before sleeping, and a single sleep without a recheck.
 WAIT_BUGGY_VARIANTS="DROP_PARKED UNLOCKED_WAKE CHECK_UNLOCKED SINGLE_SLEEP"
+# Must fail (petal_combinator.pml): a relaxed leave, a decider that releases the tail whatever
+# WRITING says, an enter that ignores DECIDED, a leave that releases the tail without DECIDED, a
+# decide that ignores DECIDED, and a relaxed retire.
+COMBINATOR_BUGGY_VARIANTS="RELAXED_LEAVE NO_WRITING_CHECK ENTER_AFTER_DECIDED LEAVE_IGNORES_DECIDED
+SECOND_DECIDER RELAXED_RETIRE"
 
 for tool in spin "$CC"; do
     command -v "$tool" >/dev/null 2>&1 || { echo "check.sh: $tool not found" >&2; exit 2; }
@@ -36,7 +42,7 @@ done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/petal-model.XXXXXX") || exit 2
 if [ "${KEEP:-0}" = 1 ]; then echo "build directory: $work"; else trap 'rm -rf "$work"' EXIT; trap 'exit 129' HUP INT PIPE TERM; fi
-cp "$here/$model" "$here/petal_wait.pml" "$work/" || exit 2
+cp "$here/$model" "$here/petal_wait.pml" "$here/petal_combinator.pml" "$work/" || exit 2
 cd "$work" || exit 2
 
 status=0
@@ -130,6 +136,18 @@ opt=-O2
 must_verify wait
 opt=-O0
 must_fail $WAIT_BUGGY_VARIANTS
+
+# The combinator word: a maker subscribing three inputs, each contributing, deciding or never
+# resolving (fulfillingWhen, firstFulfilled, allSettled); four inputs; firstResolved (every
+# input decides, nothing counted); and the CAS loops of enter and decide written out.
+# Small searches (under 3 s each): compiling pan without optimisation is quicker overall.
+model=petal_combinator.pml
+opt=-O0
+must_verify combinator
+must_verify combinator4 -DINPUTS=4
+must_verify first-resolved -DFIRST_RESOLVED
+must_verify combinator-literal -DLITERAL_LOOPS
+must_fail $COMBINATOR_BUGGY_VARIANTS
 
 if [ "$status" = 0 ]; then echo "check.sh: OK"; else echo "check.sh: FAILED"; fi
 exit "$status"

@@ -34,9 +34,11 @@ import CPetal
 /// Pruning and draining take a short internal lock that never covers your code (only the walk
 /// over the pool's own entries), so they never deadlock with your items.
 public final class CancellationPool: @unchecked Sendable {
-    // @unchecked: `head` is only touched through C atomics (it holds a retained Entry); the
-    // `next` links of entries behind the head are only written by the pruner and read by a
-    // drainer, both under `maintenance`; `pruneThreshold` and `entryCount` are C atomics.
+    // @unchecked: `head` is only touched through C atomics (it holds a retained Entry). The
+    // `next` links of entries reachable from the head are only rewired by the pruner, under
+    // `maintenance`; a drainer takes the whole list under the same lock, after which no other
+    // thread can reach it, and walks it alone. An adder writes only its own entry's `next`,
+    // before publishing it. `pruneThreshold` and `entryCount` are C atomics.
 
     /// One added item. `next` is a retained pointer to the next older entry (0 for none),
     /// owned by this entry: an adder never dereferences the head it links to (a drain may free
@@ -160,8 +162,9 @@ public final class CancellationPool: @unchecked Sendable {
         for item in ordered.reversed() { item.attemptCancel() }
     }
 
-    /// Unlinks entries whose item is gone, behind the head (only adds touch the head). Skipped
-    /// if a drain or another prune holds the lock: they leave the list short anyway.
+    /// Unlinks entries whose item is gone, behind the head (only adds touch the head). Waits for
+    /// a drain or another prune that holds the lock: each holds it for a walk over the pool's own
+    /// entries at most, never while an item runs.
     private func prune() {
         var survivors = 0
         var removed = 0

@@ -16,19 +16,11 @@ import CPetal
 ///   `fulfillingWhen`, a fulfilment for `firstFulfilled`, anything for `firstResolved`). The
 ///   first decider wins; later deciders and later contributions change nothing.
 ///
-/// The word, and who moves it (every change after creation is an atomic read-modify-write):
-///
-///     REMAINING      contributions still expected. A contributor's leave takes one off; the
-///                    leave that reaches zero completes. That never races a decision: an input
-///                    contributes or decides, so at zero no input is left to decide.
-///                    (`firstResolved` expects no contributions: all its inputs decide.)
-///     WRITING        contributors between their enter and their leave, writing the tail.
-///     DECIDED        a decider won: no contributor may enter any more.
-///     RESULT_TAKEN   the combined storage was taken out of the header (by the completer or the
-///                    deciding input), which then resolves it.
-///     TAIL_RELEASED  the tail was deinitialized: moved out by the completer, or released after a
-///                    decision by whoever saw WRITING at zero with DECIDED set (the decider
-///                    itself, or the last contributor to leave).
+/// The word (``CombinatorWord``: REMAINING, WRITING, DECIDED, RESULT_TAKEN, TAIL_RELEASED)
+/// decides who does what: each move is a pure function there, returning the word to write and
+/// the duty that falls to the mover, and this class applies it with one C atomic and does the
+/// duty. `CombinatorWord`'s comment says why exactly one party completes or decides and exactly
+/// one releases the tail.
 ///
 /// Memory ordering: the tail element an input writes is its own, so writes never overlap. A
 /// contributor's leave is acquire-release: the completer's leave acquires every earlier
@@ -72,7 +64,7 @@ final class CombinatorState<Tail, Result>: ManagedBuffer<CombinatorHeader<Result
         // Acquire: the threads that took the result or released the tail did so before their
         // release of the word, so this sees their work; the header is destroyed after this body.
         let word = CombinatorWord(bits: AO_load_acquire(wordAddress))
-        if !word.isTailReleased {
+        if word.deinitDuty == .releaseTail {
             _ = withUnsafeMutablePointerToElements { $0.deinitialize(count: tailCount) }
         }
     }
@@ -144,18 +136,20 @@ final class CombinatorState<Tail, Result>: ManagedBuffer<CombinatorHeader<Result
         guard enter() else { return }
         withUnsafeMutablePointerToElements(write)
         // Acquire-release: publishes this write; the completer's leave sees every earlier one.
-        let left = CombinatorWord(bits: AO_fetch_and_add_full(wordAddress, CombinatorWord.leaving))
-            .afterLeaving
-        if left.remaining == 0 {
-            assert(!left.isDecided, "Petal: a combinator input both decided and contributed")
+        let replaced = CombinatorWord(bits: AO_fetch_and_add_full(wordAddress, CombinatorWord.leaving))
+        switch replaced.leave().duty {
+        case .complete:
+            assert(!replaced.isDecided, "Petal: a combinator input both decided and contributed")
             let outcome = withUnsafeMutablePointerToElements {
                 complete(UnsafeMutableBufferPointer(start: $0, count: tailCount))
             }
             let storage = result.pointee.take().unsafelyUnwrapped
-            retire(CombinatorWord.resultTaken | CombinatorWord.tailReleased)
+            retire(.complete)
             resolve(storage, with: outcome)
-        } else if left.isDecided && left.writing == 0 {
+        case .releaseTail:
             releaseTail()
+        case .nothing, .resolve, .resolveAndReleaseTail:
+            break
         }
     }
 
@@ -163,22 +157,24 @@ final class CombinatorState<Tail, Result>: ManagedBuffer<CombinatorHeader<Result
     /// changes). No contribution is accepted afterwards.
     @inlinable
     func decide(_ outcome: Outcome<Result>) {
-        var old = AO_load(wordAddress)
-        while true {
-            if CombinatorWord(bits: old).isDecided { return }
+        var old = CombinatorWord(bits: AO_load(wordAddress))
+        var won = old.decide()
+        while let next = won {
             // Acquire-release: when no contributor is writing, this thread releases the tail and
             // must see the writes of those that left.
-            let seen = AO_fetch_compare_and_swap_full(wordAddress, old, old | CombinatorWord.decided)
-            if seen == old { break }
-            old = seen
+            let seen = AO_fetch_compare_and_swap_full(wordAddress, old.bits, next.word.bits)
+            if seen == old.bits { break }
+            old = CombinatorWord(bits: seen)
+            won = old.decide()
         }
+        guard let step = won else { return }
         let storage = result.pointee.take().unsafelyUnwrapped
-        if CombinatorWord(bits: old).writing == 0 {
+        if step.duty == .resolveAndReleaseTail {
             _ = withUnsafeMutablePointerToElements { $0.deinitialize(count: tailCount) }
-            retire(CombinatorWord.resultTaken | CombinatorWord.tailReleased)
+            retire(.resolveAndReleaseTail)
         } else {
             // A contributor is still writing: the last one to leave releases the tail.
-            retire(CombinatorWord.resultTaken)
+            retire(.resolve)
         }
         resolve(storage, with: outcome)
     }
@@ -186,29 +182,29 @@ final class CombinatorState<Tail, Result>: ManagedBuffer<CombinatorHeader<Result
     /// Starts a contribution; `false` once the result is decided.
     @inlinable
     func enter() -> Bool {
-        var old = AO_load(wordAddress)
-        while true {
-            if CombinatorWord(bits: old).isDecided { return false }
+        var old = CombinatorWord(bits: AO_load(wordAddress))
+        while let next = old.enter() {
             // No ordering: the tail was initialized before any input could see this state, and
             // entering publishes nothing; the leave does.
-            let seen = AO_fetch_compare_and_swap(wordAddress, old, old + CombinatorWord.writer)
-            if seen == old { return true }
-            old = seen
+            let seen = AO_fetch_compare_and_swap(wordAddress, old.bits, next.bits)
+            if seen == old.bits { return true }
+            old = CombinatorWord(bits: seen)
         }
+        return false
     }
 
     /// Deinitializes the tail after a decision, once nobody writes it.
     @inlinable
     func releaseTail() {
         _ = withUnsafeMutablePointerToElements { $0.deinitialize(count: tailCount) }
-        retire(CombinatorWord.tailReleased)
+        retire(.releaseTail)
     }
 
-    /// Sets `bits` with a release: what this thread did to the header and tail happens before
-    /// `deinit`, whichever thread runs it.
+    /// Sets the flags of `duty`, done, with a release: what this thread did to the header and
+    /// tail happens before `deinit`, whichever thread runs it.
     @inlinable
-    func retire(_ bits: petal_word) {
-        _ = AO_fetch_and_add_release(wordAddress, bits)
+    func retire(_ duty: CombinatorWord.Duty) {
+        _ = AO_fetch_and_add_release(wordAddress, duty.retiredBits)
     }
 
     /// Resolves the combined storage, which only the caller can resolve now.
@@ -252,71 +248,4 @@ struct CombinatorHeader<Result> {
         self.result = result
         self.tailCount = tailCount
     }
-}
-
-/// A view of a ``CombinatorState`` word: two counts side by side, then three flags.
-///
-///     bits 0 ..< k      REMAINING (k = 30 on 64-bit platforms, 14 on 32-bit ones)
-///     bits k ..< 2k     WRITING
-///     bit 2k            DECIDED
-///     bit 2k + 1        RESULT_TAKEN
-///     bit 2k + 2        TAIL_RELEASED
-@usableFromInline
-struct CombinatorWord {
-    @usableFromInline
-    let bits: petal_word
-
-    @inlinable
-    init(bits: petal_word) {
-        self.bits = bits
-    }
-
-    /// A fresh word expecting `remaining` contributions.
-    @inlinable
-    init(remaining: Int) {
-        bits = petal_word(remaining)
-    }
-
-    /// The width of each count.
-    @inlinable
-    static var countWidth: Int { (petal_word.bitWidth - 4) / 2 }
-
-    /// The most inputs a combinator can count.
-    @inlinable
-    static var maximumCount: Int { (1 << countWidth) - 1 }
-
-    /// One contributor writing.
-    @inlinable
-    static var writer: petal_word { 1 << countWidth }
-
-    /// What a leave adds: one writer fewer, one contribution fewer.
-    @inlinable
-    static var leaving: petal_word { 0 &- (writer + 1) }
-
-    @inlinable
-    static var decided: petal_word { 1 << (2 * countWidth) }
-
-    @inlinable
-    static var resultTaken: petal_word { 1 << (2 * countWidth + 1) }
-
-    @inlinable
-    static var tailReleased: petal_word { 1 << (2 * countWidth + 2) }
-
-    /// The word a leave left, given the word it replaced.
-    @inlinable
-    var afterLeaving: CombinatorWord {
-        CombinatorWord(bits: bits &+ Self.leaving)
-    }
-
-    @inlinable
-    var remaining: Int { Int(bits & petal_word(Self.maximumCount)) }
-
-    @inlinable
-    var writing: Int { Int((bits >> Self.countWidth) & petal_word(Self.maximumCount)) }
-
-    @inlinable
-    var isDecided: Bool { bits & Self.decided != 0 }
-
-    @inlinable
-    var isTailReleased: Bool { bits & Self.tailReleased != 0 }
 }

@@ -1,0 +1,439 @@
+/*
+ * petal_combinator.pml - a Promela model of the combinator word (CombinatorWord in
+ * Sources/Petal/Combining/CombinatorWord.swift) as CombinatorState applies it
+ * (Sources/Petal/Combining/CombinatorState.swift) and the combinators drive it
+ * (Future+FulfillingWhen.swift, Future+Racing.swift, Future+Settling.swift).
+ *
+ * THE WORD is CombinatorWord's layout with a count width of 4 (the layout of a 12-bit word;
+ * 30 bits stand in a 64-bit one): bits 0-3 REMAINING, bits 4-7 WRITING, bit 8 DECIDED, bit 9
+ * RESULT_TAKEN, bit 10 TAIL_RELEASED. Every move is the Swift function's expression on that word:
+ *   enter   (CAS loop, no ordering)  refused if DECIDED, else WRITING + 1
+ *   leave   (fetch-add, FULL)        adds -(WRITER + 1): REMAINING - 1 and WRITING - 1; the word
+ *                                    left has REMAINING 0: complete; else DECIDED and WRITING 0:
+ *                                    release the tail
+ *   decide  (CAS loop, FULL)         refused if DECIDED, else DECIDED; WRITING 0 in the word it
+ *                                    replaced: resolve and release the tail, else only resolve
+ *   retire  (fetch-add, RELEASE)     adds the duty's flags: RESULT_TAKEN and/or TAIL_RELEASED
+ *   deinit  (load, ACQUIRE)          releases the tail unless TAIL_RELEASED
+ *
+ * THE STATE besides the word: the tail (one element per input, initialised to nil before any
+ * input can see the state; LIVE until deinitialized, moved out or released, then RELEASED),
+ * the header's result field (the combined future's storage, until taken), and the references
+ * that keep the state alive: the maker's (the combinator function, while it subscribes) and one
+ * per subscribed input (its callback). Whoever drops the last one runs deinit, which frees the
+ * state: nothing may touch it afterwards.
+ *
+ * PROCESSES. The maker subscribes INPUTS inputs in order, skipping the rest once it sees
+ * DECIDED (the `isDecided` hint, a plain load), then drops its reference. Each subscribed input
+ * resolves in one of three ways, chosen nondeterministically: it contributes (a fulfilment for
+ * fulfillingWhen, a failure for firstFulfilled, anything for allSettled), it decides (a failure
+ * for fulfillingWhen, a fulfilment for firstFulfilled), or it never resolves (its callback is
+ * dropped unrun when its future goes). Then it drops its reference. -DFIRST_RESOLVED models
+ * firstResolved: REMAINING starts at 0 and every input decides or never resolves.
+ *
+ * ORDERING. Memory is sequentially consistent, and the word's memory orderings are modelled as
+ * what they give: happens-before. Each access to the tail and to the header is an EVENT: a
+ * contributor's write of its element (W(i)), the take of the result (TAKE), the tail's release
+ * or move (TAIL). A party's events are PUBLISHED by its next release on the word (a FULL leave
+ * or decide, a RELEASE retire); a party that acquires the word (a FULL leave or decide, deinit's
+ * ACQUIRE load) SEES every event published before. Every operation on the word is a
+ * read-modify-write or reads the latest value, so a release heads a release sequence that every
+ * later acquire reads from: "published before the acquire" is exactly happens-before. A read
+ * or release of the tail must see every write it covers, and deinit, which frees everything,
+ * must see every event; a party's own events are ordered by its program order.
+ *
+ * CHECKED (assertions; pan also reports invalid end states):
+ *   (1) the combined future is resolved at most once, and exactly once if an input decided
+ *       (with that decider's outcome) or every input contributed (with the completed one);
+ *       otherwise never, and its storage is destroyed with the header: disposed exactly once
+ *   (2) the result is taken at most once, and RESULT_TAKEN says whether it was
+ *   (3) the tail is released exactly once (by the completer, the winning decider, the last
+ *       writer after a decision, or deinit), and TAIL_RELEASED says whether deinit must
+ *   (4) nothing reads or writes the tail after its release: no contribution written after it,
+ *       no completion or release reading it after it
+ *   (5) every read or release of the tail happens after the writes it covers, and deinit
+ *       happens after every event (no race, no use after free); nobody touches the state after
+ *       deinit, which runs exactly once
+ *   (6) the completer finds every contribution written; no enter is refused before a decision
+ *   final: WRITING is 0, and every reference was dropped.
+ *
+ * GRANULARITY. Each move of the word is one atomic step. The CAS loops of enter and decide
+ * are one read-modify-write each: a failed CAS writes nothing and retries with the value it
+ * saw, so each run of such a loop is equivalent to one that reads and succeeds (or refuses) at
+ * the moment of its last CAS (-DLITERAL_LOOPS writes them out: a plain load, then CAS retries;
+ * same result). A contributor's write of its element is one step. The completer's outcome built
+ * from the tail (every element moved out) and its take of the result are one step: it owns both
+ * then, as the decider owns the result and the tail it releases. The resolution of the storage
+ * is folded into the retire before it, deinit into the drop of the last reference, and all
+ * ghost bookkeeping into the step it describes. printf lines only narrate counterexamples
+ * (spin -t): P0 is the maker, P1 .. P4 the inputs; pan ignores them.
+ *
+ * SEEDED BUGS (spin -D<NAME> -a petal_combinator.pml), all expected to FAIL:
+ *   RELAXED_LEAVE        the leave is a relaxed fetch-add: it neither publishes the write nor
+ *                        acquires the others'
+ *   NO_WRITING_CHECK     the decider releases the tail whatever WRITING says
+ *   ENTER_AFTER_DECIDED  enter does not refuse a decided word
+ *   LEAVE_IGNORES_DECIDED  the leave that takes WRITING to 0 releases the tail without DECIDED
+ *   SECOND_DECIDER       decide does not refuse a decided word
+ *   RELAXED_RETIRE       retire is relaxed: deinit frees what it cannot see finished
+ */
+
+#ifndef INPUTS
+#define INPUTS 3
+#endif
+
+/* ---- the word: CombinatorWord's layout, count width 4 ------------------------------------- */
+#define K              4
+#define COUNT_MASK     15
+#define WRITER         16        /* 1 << K */
+#define DECIDED        256       /* 1 << 2K */
+#define RESULT_TAKEN   512       /* 1 << (2K + 1) */
+#define TAIL_RELEASED  1024      /* 1 << (2K + 2) */
+#define LEAVE_SUBTRACTS 17       /* a leave adds 0 &- (WRITER + 1) */
+
+#define remaining(w)   ((w) & COUNT_MASK)
+#define writing(w)     (((w) >> K) & COUNT_MASK)
+#define is_decided(w)  (((w) & DECIDED) != 0)
+#define is_tail_released(w) (((w) & TAIL_RELEASED) != 0)
+
+/* ---- duties (CombinatorWord.Duty) and the flags each retires ------------------------------- */
+#define NOTHING                  0
+#define COMPLETE                 1
+#define RELEASE_TAIL             2
+#define RESOLVE                  3
+#define RESOLVE_AND_RELEASE_TAIL 4
+
+#define retired_bits(d) \
+    ((d) == COMPLETE || (d) == RESOLVE_AND_RELEASE_TAIL -> (RESULT_TAKEN | TAIL_RELEASED) : \
+     ((d) == RELEASE_TAIL -> TAIL_RELEASED : ((d) == RESOLVE -> RESULT_TAKEN : 0)))
+
+/* CombinatorWord.leave(): the duty, from the word the leave left. */
+#ifndef LEAVE_IGNORES_DECIDED
+#define leave_duty(left) \
+    (remaining(left) == 0 -> COMPLETE : (is_decided(left) && writing(left) == 0 -> RELEASE_TAIL : NOTHING))
+#else
+#define leave_duty(left) \
+    (remaining(left) == 0 -> COMPLETE : (writing(left) == 0 -> RELEASE_TAIL : NOTHING))
+#endif
+
+/* CombinatorWord.decide(): the duty, from the word the decision replaced. */
+#ifndef NO_WRITING_CHECK
+#define decide_duty(old) (writing(old) == 0 -> RESOLVE_AND_RELEASE_TAIL : RESOLVE)
+#else
+#define decide_duty(old) (RESOLVE_AND_RELEASE_TAIL)
+#endif
+
+/* ---- the rest of the state ----------------------------------------------------------------- */
+#define LIVE      0
+#define RELEASED  1
+#define NIL       0
+#define VALUE     1
+#define COMPLETED 15             /* a resolution by completion (deciders are inputs 1 ..) */
+
+short word;                      /* set by init */
+bit tail = LIVE;                 /* the tail, as a whole */
+bit slot[INPUTS];                /* each input's element: NIL or VALUE */
+bit result_present = 1;          /* the header's result field */
+byte refs = 1;                   /* the maker's reference; each subscription adds one */
+bit freed = 0;                   /* deinit ran: the state is gone */
+
+/* ---- ghost state ---------------------------------------------------------------------------- */
+byte resolutions = 0;            /* resolutions of the combined storage */
+byte resolution = 0;             /* COMPLETED, or the deciding input (1-based) */
+byte disposed = 0;               /* the storage let go: resolved after its take, or destroyed */
+byte takes = 0;
+byte tail_releases = 0;
+byte winner = 0;                 /* the input whose decide won (1-based) */
+byte leaves = 0;                 /* leaves made: completion needs INPUTS of them */
+byte deinits = 0;
+
+/* Events and their publication (see ORDERING). */
+#define W(i)      (1 << (i))
+#define ALL_W     ((1 << INPUTS) - 1)
+#define TAKE      (1 << 5)
+#define TAIL      (1 << 6)
+byte done_events = 0;            /* every event that happened */
+byte published = 0;              /* events some release on the word has published */
+
+#define ALIVE()         assert(!freed)
+#define PUBLISH()       published = published | mine; mine = 0
+#define ACQUIRE()       seen = seen | published
+/* The writes a read or release of the tail covers, all seen (its own are program-ordered). */
+#define SEES_WRITES()   assert(((done_events & ALL_W) & ~(seen | mine)) == 0)
+
+/* Releases (deinitializes or moves out) the tail: exactly once (3), never after (4), after
+   every write it covers (5). */
+#define RELEASE_THE_TAIL() \
+    ALIVE(); \
+    assert(tail == LIVE); \
+    SEES_WRITES(); \
+    printf("the tail is released (written elements %d, seen %d)\n", done_events & ALL_W, seen | mine); \
+    tail = RELEASED; \
+    tail_releases++; \
+    mine = mine | TAIL; \
+    done_events = done_events | TAIL
+
+#define TAKE_THE_RESULT() \
+    ALIVE(); \
+    assert(result_present); \
+    printf("the result is taken\n"); \
+    result_present = 0; \
+    takes++; \
+    mine = mine | TAKE; \
+    done_events = done_events | TAKE
+
+/* retire: the duty's flags, each clear until now (2, 3); the storage is then resolved. */
+#ifndef RELAXED_RETIRE
+#define RETIRE_PUBLISHES() PUBLISH()
+#else
+#define RETIRE_PUBLISHES() skip
+#endif
+#define RETIRE(d, by, who) \
+    atomic { \
+        ALIVE(); \
+        assert((word & retired_bits(d)) == 0); \
+        printf("P%d retires duty %d: word %d -> %d\n", who, d, word, word + retired_bits(d)); \
+        word = word + retired_bits(d); \
+        RETIRE_PUBLISHES(); \
+        if \
+        :: (d) != RELEASE_TAIL -> resolutions++; assert(resolutions == 1); resolution = by; disposed++ \
+        :: else -> skip \
+        fi \
+    }
+
+/* Drops a reference; the last one runs deinit: an ACQUIRE load, the tail released unless
+   TAIL_RELEASED, then the header and the state destroyed (the storage with it if untaken). */
+#define DROP_REFERENCE(who) \
+    atomic { \
+        ALIVE(); \
+        refs--; \
+        printf("P%d drops its reference: refs %d\n", who, refs); \
+        if \
+        :: refs == 0 -> \
+            deinits++; \
+            w = word; \
+            printf("P%d runs deinit: word %d (tail released: %d)\n", who, w, is_tail_released(w)); \
+            ACQUIRE(); \
+            assert(is_tail_released(w) == (tail == RELEASED)); \
+            if \
+            :: !is_tail_released(w) -> RELEASE_THE_TAIL() \
+            :: else -> skip \
+            fi; \
+            assert((done_events & ~(seen | mine)) == 0); \
+            if \
+            :: result_present -> result_present = 0; disposed++ \
+            :: else -> skip \
+            fi; \
+            freed = 1 \
+        :: else -> skip \
+        fi \
+    }
+
+/* ---- an input's callback: contribute ------------------------------------------------------- */
+inline contribute(i) {
+    /* enter */
+#ifndef LITERAL_LOOPS
+    atomic {
+        ALIVE();
+        w = word;
+        if
+#ifndef ENTER_AFTER_DECIDED
+        :: is_decided(w) -> entered = 0; printf("P%d: enter refused (word %d)\n", i + 1, w)
+#endif
+        :: else -> word = w + WRITER; entered = 1; printf("P%d enters: word %d -> %d\n", i + 1, w, word)
+        fi
+    }
+#else
+    atomic { ALIVE(); w = word }                         /* load */
+    do
+    :: atomic {
+            ALIVE();
+            if
+#ifndef ENTER_AFTER_DECIDED
+            :: is_decided(w) -> entered = 0; printf("P%d: enter refused (word %d)\n", i + 1, w); break
+#endif
+            :: else ->
+                if
+                :: word == w ->
+                    word = w + WRITER; entered = 1;
+                    printf("P%d enters: word %d -> %d\n", i + 1, w, word);
+                    break
+                :: else -> w = word                      /* the value the CAS saw */
+                fi
+            fi
+        }
+    od;
+#endif
+    if
+    :: !entered ->
+        assert(is_decided(w))                            /* (6) */
+    :: else ->
+        atomic {                                         /* write this input's element */
+            ALIVE();
+            assert(tail == LIVE);                        /* (4) */
+            slot[i] = VALUE;
+            printf("P%d writes its element\n", i + 1);
+            mine = mine | W(i);
+            done_events = done_events | W(i)
+        }
+        atomic {                                         /* leave: fetch-add FULL */
+            ALIVE();
+            w = word - LEAVE_SUBTRACTS;
+            printf("P%d leaves: word %d -> %d\n", i + 1, word, w);
+            word = w;
+            leaves++;
+#ifndef RELAXED_LEAVE
+            PUBLISH();
+            ACQUIRE();
+#endif
+            duty = leave_duty(w)
+        }
+        if
+        :: duty == COMPLETE ->
+            atomic {                                     /* build the outcome, moving the tail out */
+                printf("P%d completes\n", i + 1);
+                assert(!is_decided(w));
+                assert(tail == LIVE);                    /* (4) */
+                j = 0;
+                do
+                :: j < INPUTS -> assert(slot[j] == VALUE); slot[j] = NIL; j++     /* (6) */
+                :: else -> j = 0; break
+                od;
+                RELEASE_THE_TAIL();
+                TAKE_THE_RESULT()
+            }
+            RETIRE(COMPLETE, COMPLETED, i + 1)
+        :: duty == RELEASE_TAIL ->
+            atomic {
+                RELEASE_THE_TAIL();
+                j = 0;
+                do
+                :: j < INPUTS -> slot[j] = NIL; j++
+                :: else -> j = 0; break
+                od
+            }
+            RETIRE(RELEASE_TAIL, 0, i + 1)
+        :: else -> skip
+        fi
+    fi
+}
+
+/* ---- an input's callback: decide ----------------------------------------------------------- */
+inline decide(i) {
+#ifndef LITERAL_LOOPS
+    atomic {
+        ALIVE();
+        w = word;
+        if
+#ifndef SECOND_DECIDER
+        :: is_decided(w) -> duty = NOTHING; printf("P%d: decision refused (word %d)\n", i + 1, w)
+#endif
+        :: else ->
+            word = w | DECIDED;
+            printf("P%d decides: word %d -> %d\n", i + 1, w, word);
+            duty = decide_duty(w);
+            winner = i + 1;
+            PUBLISH();
+            ACQUIRE()
+        fi
+    }
+#else
+    atomic { ALIVE(); w = word }                         /* load */
+    do
+    :: atomic {
+            ALIVE();
+            if
+#ifndef SECOND_DECIDER
+            :: is_decided(w) -> duty = NOTHING; printf("P%d: decision refused (word %d)\n", i + 1, w); break
+#endif
+            :: else ->
+                if
+                :: word == w ->
+                    word = w | DECIDED;
+                    printf("P%d decides: word %d -> %d\n", i + 1, w, word);
+                    duty = decide_duty(w);
+                    winner = i + 1;
+                    PUBLISH();
+                    ACQUIRE();
+                    break
+                :: else -> w = word
+                fi
+            fi
+        }
+    od;
+#endif
+    if
+    :: duty != NOTHING ->
+        atomic {
+            TAKE_THE_RESULT();
+            if
+            :: duty == RESOLVE_AND_RELEASE_TAIL ->
+                RELEASE_THE_TAIL();
+                j = 0;
+                do
+                :: j < INPUTS -> slot[j] = NIL; j++
+                :: else -> j = 0; break
+                od
+            :: else -> skip
+            fi
+        }
+        RETIRE(duty, i + 1, i + 1)
+    :: else -> skip
+    fi
+}
+
+proctype Input(byte i) {
+    short w;
+    byte duty = NOTHING, j;
+    bit entered;
+    byte seen = 0, mine = 0;
+    if
+#ifndef FIRST_RESOLVED
+    :: contribute(i)
+#endif
+    :: decide(i)
+    :: printf("P%d never resolves\n", i + 1)
+    fi;
+    w = 0; duty = NOTHING; entered = 0;
+    DROP_REFERENCE(i + 1)
+}
+
+proctype Maker() {
+    short w;
+    byte i = 0;
+    byte seen = 0, mine = 0;
+    do
+    :: i < INPUTS ->
+        if
+        :: is_decided(word) -> printf("P0 sees DECIDED: stops subscribing\n"); break   /* the hint: a plain load */
+        :: else -> atomic { ALIVE(); refs++; printf("P0 subscribes P%d\n", i + 1); run Input(i) }; i++
+        fi
+    :: else -> break
+    od;
+    i = 0;
+    DROP_REFERENCE(0)
+}
+
+init {
+    atomic {
+#ifndef FIRST_RESOLVED
+        word = INPUTS;                                   /* CombinatorWord(remaining: INPUTS) */
+#else
+        word = 0;                                        /* nothing counted: all decide */
+#endif
+        run Maker()
+    }
+    (_nr_pr == 1);                                       /* every other process has ended */
+    assert(freed && deinits == 1 && refs == 0);          /* (5) */
+    assert(tail == RELEASED && tail_releases == 1);      /* (3) no leak */
+    assert(disposed == 1 && takes == resolutions);       /* (1), (2) */
+    if
+    :: winner != 0 -> assert(resolutions == 1 && resolution == winner)
+    :: else ->
+        if
+        :: leaves == INPUTS -> assert(resolutions == 1 && resolution == COMPLETED)
+        :: else -> assert(resolutions == 0)
+        fi
+    fi;
+    assert(writing(word) == 0)
+}
