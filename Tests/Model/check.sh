@@ -138,7 +138,7 @@ opt=-O0
 must_fail $WAIT_BUGGY_VARIANTS
 
 # The combinator word: a maker subscribing three inputs, each contributing, deciding or never
-# resolving (fulfillingWhen, firstFulfilled, allSettled); four inputs; firstResolved (every
+# resolving (fulfillingWhen, firstFulfilled, allResolved); four inputs; firstResolved (every
 # input decides, nothing counted); and the CAS loops of enter and decide written out.
 # Small searches (under 3 s each): compiling pan without optimisation is quicker overall.
 model=petal_combinator.pml

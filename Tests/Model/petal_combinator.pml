@@ -2,7 +2,7 @@
  * petal_combinator.pml - a Promela model of the combinator word (CombinatorWord in
  * Sources/Petal/Combining/CombinatorWord.swift) as CombinatorState applies it
  * (Sources/Petal/Combining/CombinatorState.swift) and the combinators drive it
- * (Future+FulfillingWhen.swift, Future+Racing.swift, Future+Settling.swift).
+ * (Future+FulfillingWhen.swift, Future+Racing.swift, Future+AllResolved.swift).
  *
  * THE WORD is CombinatorWord's layout with a count width of 4 (the layout of a 12-bit word;
  * 30 bits stand in a 64-bit one): bits 0-3 REMAINING, bits 4-7 WRITING, bit 8 DECIDED, bit 9
@@ -26,7 +26,7 @@
  * PROCESSES. The maker subscribes INPUTS inputs in order, skipping the rest once it sees
  * DECIDED (the `isDecided` hint, a plain load), then drops its reference. Each subscribed input
  * resolves in one of three ways, chosen nondeterministically: it contributes (a fulfilment for
- * fulfillingWhen, a failure for firstFulfilled, anything for allSettled), it decides (a failure
+ * fulfillingWhen, a failure for firstFulfilled, anything for allResolved), it decides (a failure
  * for fulfillingWhen, a fulfilment for firstFulfilled), or it never resolves (its callback is
  * dropped unrun when its future goes). Then it drops its reference. -DFIRST_RESOLVED models
  * firstResolved: REMAINING starts at 0 and every input decides or never resolves.

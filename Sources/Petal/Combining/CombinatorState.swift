@@ -79,14 +79,14 @@ final class CombinatorState<Tail, Result>: ManagedBuffer<CombinatorHeader<Result
         withUnsafeMutablePointerToHeader { UnsafeMutableRawPointer($0) }
     }
 
+    /// The offsets of the header's fields after the word, in declaration order (see
+    /// ``FieldLayout``).
     @inlinable
-    static var resultOffset: Int {
-        MemoryLayout<petal_word>.size.roundedUp(to: MemoryLayout<FutureStorage<Result>?>.alignment)
-    }
-
-    @inlinable
-    static var tailCountOffset: Int {
-        (resultOffset + MemoryLayout<FutureStorage<Result>?>.size).roundedUp(to: MemoryLayout<Int>.alignment)
+    static var headerLayout: (result: Int, tailCount: Int) {
+        var layout = FieldLayout()
+        _ = layout.place(petal_word.self)
+        let result = layout.place(FutureStorage<Result>?.self)
+        return (result, layout.place(Int.self))
     }
 
     /// The word, first in the header; touched only through the C atomics.
@@ -98,21 +98,21 @@ final class CombinatorState<Tail, Result>: ManagedBuffer<CombinatorHeader<Result
     /// The combined future's storage until the completer or the decider takes it.
     @inlinable
     var result: UnsafeMutablePointer<FutureStorage<Result>?> {
-        (headerAddress + Self.resultOffset).assumingMemoryBound(to: FutureStorage<Result>?.self)
+        (headerAddress + Self.headerLayout.result).assumingMemoryBound(to: FutureStorage<Result>?.self)
     }
 
     /// How many tail elements were initialized; immutable.
     @inlinable
     var tailCount: Int {
-        (headerAddress + Self.tailCountOffset).assumingMemoryBound(to: Int.self).pointee
+        (headerAddress + Self.headerLayout.tailCount).assumingMemoryBound(to: Int.self).pointee
     }
 
     /// Debug builds: the computed offsets are the compiler's.
     @inlinable
     static func checkLayout() {
         assert(MemoryLayout<CombinatorHeader<Result>>.offset(of: \.word) == 0)
-        assert(MemoryLayout<CombinatorHeader<Result>>.offset(of: \.result) == resultOffset)
-        assert(MemoryLayout<CombinatorHeader<Result>>.offset(of: \.tailCount) == tailCountOffset)
+        assert(MemoryLayout<CombinatorHeader<Result>>.offset(of: \.result) == headerLayout.result)
+        assert(MemoryLayout<CombinatorHeader<Result>>.offset(of: \.tailCount) == headerLayout.tailCount)
     }
 
     // MARK: The protocol

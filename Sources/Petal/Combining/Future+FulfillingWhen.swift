@@ -35,25 +35,13 @@ extension Future {
     public static func fulfillingWhen<Element>(_ futures: [Future<Element>]) -> Future<Value>
     where Value == [Element] {
         if futures.isEmpty { return .fulfilled(with: []) }
-        let result = FutureStorage<[Element]>.makePending()
-        let state = CombinatorState<Element?, [Element]>.make(
-            resolving: result, contributions: futures.count, tailCount: futures.count
-        ) { $0.initialize(repeating: nil, count: futures.count) }
-        let shared = state.shared
-        for (index, future) in futures.enumerated() {
-            // An input already failed: the others cannot change the result, so do not hold them.
-            if state.isDecided { break }
-            future.storage.subscribe(
-                .resolved { outcome in
-                    guard case .fulfilled(let value) = outcome else {
-                        shared.value.decide(.cancelled(indirectError: outcome.error))
-                        return
-                    }
-                    shared.value.contribute({ $0[index] = value }, completing: { .fulfilled(movingValues(from: $0)) })
-                }
-            )
+        return CombinatorState<Element?, [Element]>.combine(futures, contributions: futures.count) {
+            state, index, outcome in
+            guard case .fulfilled(let value) = outcome else {
+                return state.decide(.cancelled(indirectError: outcome.error))
+            }
+            state.contribute({ $0[index] = value }, completing: { .fulfilled(movingValues(from: $0)) })
         }
-        return Future(storage: result)
     }
 
     /// A future fulfilled with the values of all the given futures, as a tuple in argument
@@ -89,22 +77,22 @@ extension Future {
         let state = CombinatorState<(repeat (each Element)?), (repeat each Element)>.make(
             resolving: result, contributions: layout.count, tailCount: 1
         ) { $0.initialize(to: (repeat Optional<each Element>.none)) }
-        var end = 0
+        var slots = FieldLayout()
         for future in repeat each futures {
             if state.isDecided { break }
-            end = state.subscribeFulfilling(future, after: end)
+            state.subscribeFulfilling(future, placing: &slots)
         }
         return Future(storage: result)
     }
 }
 
 extension CombinatorState {
-    /// Subscribes one input of a tuple-valued `fulfillingWhen`, whose slot is the first suitably
-    /// aligned offset at or after `end`; returns the offset after the slot.
+    /// Subscribes one input of a tuple-valued `fulfillingWhen`, whose slot `layout` places after
+    /// the slots of the inputs before it.
     @inlinable
-    func subscribeFulfilling<Input, each Element>(_ input: Future<Input>, after end: Int) -> Int
+    func subscribeFulfilling<Input, each Element>(_ input: Future<Input>, placing layout: inout FieldLayout)
     where Tail == (repeat (each Element)?), Result == (repeat each Element) {
-        let offset = TupleLayout<Tail>.offset(of: Input?.self, after: end)
+        let offset = layout.place(Input?.self)
         let shared = self.shared
         input.storage.subscribe(
             .resolved { outcome in
@@ -121,7 +109,6 @@ extension CombinatorState {
                 )
             }
         )
-        return offset + MemoryLayout<Input?>.size
     }
 }
 

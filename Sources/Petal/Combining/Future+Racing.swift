@@ -27,19 +27,10 @@ extension Future {
     @inlinable
     public static func firstResolved(of futures: [Future<Value>]) -> Future<Value> {
         if futures.isEmpty { return .cancelled(withIndirectError: EmptyRaceError(combinator: "firstResolved(of:)")) }
-        let result = FutureStorage<Value>.makePending()
         // Every input decides; none contributes, so there is nothing to count and no tail.
-        let state = CombinatorState<Never, Value>.make(resolving: result, contributions: 0, tailCount: 0) { _ in }
-        let shared = state.shared
-        for future in futures {
-            if state.isDecided { break }
-            future.storage.subscribe(
-                .resolved { outcome in
-                    shared.value.decide(outcome.isFulfilled ? outcome : .cancelled(indirectError: outcome.error))
-                }
-            )
+        return CombinatorState<Never?, Value>.combine(futures, contributions: 0) { state, _, outcome in
+            state.decide(outcome.isFulfilled ? outcome : .cancelled(indirectError: outcome.error))
         }
-        return Future(storage: result)
     }
 
     /// A future fulfilled with the value of whichever of `futures` is fulfilled first; cancelled
@@ -61,35 +52,19 @@ extension Future {
     @inlinable
     public static func firstFulfilled(of futures: [Future<Value>]) -> Future<Value> {
         if futures.isEmpty { return .cancelled(withIndirectError: EmptyRaceError(combinator: "firstFulfilled(of:)")) }
-        let result = FutureStorage<Value>.makePending()
         // Failures contribute; a fulfilment decides.
-        let state = CombinatorState<Outcome<Never>?, Value>.make(
-            resolving: result, contributions: futures.count, tailCount: futures.count
-        ) { $0.initialize(repeating: nil, count: futures.count) }
-        let shared = state.shared
-        for (index, future) in futures.enumerated() {
-            if state.isDecided { break }
-            future.storage.subscribe(
-                .resolved { outcome in
-                    let failure: Outcome<Never>
-                    switch outcome {
-                    case .fulfilled:
-                        shared.value.decide(outcome)
-                        return
-                    case .rejected(let error):
-                        failure = .rejected(error)
-                    case .cancelled(let indirectError):
-                        failure = .cancelled(indirectError: indirectError)
-                    }
-                    shared.value.contribute(
-                        { $0[index] = failure },
-                        completing: {
-                            .cancelled(indirectError: AllFuturesFailedError(failures: movingValues(from: $0)))
-                        }
-                    )
-                }
+        return CombinatorState<Outcome<Never>?, Value>.combine(futures, contributions: futures.count) {
+            state, index, outcome in
+            let failure: Outcome<Never>
+            switch outcome {
+            case .fulfilled: return state.decide(outcome)
+            case .rejected(let error): failure = .rejected(error)
+            case .cancelled(let indirectError): failure = .cancelled(indirectError: indirectError)
+            }
+            state.contribute(
+                { $0[index] = failure },
+                completing: { .cancelled(indirectError: AllFuturesFailedError(failures: movingValues(from: $0))) }
             )
         }
-        return Future(storage: result)
     }
 }

@@ -52,7 +52,7 @@ private func allowed(_ combinator: String, _ resolutions: [InputResolution]) -> 
     switch combinator {
     case "fulfillingWhen", "fulfillingWhen(a, b, c)":
         return failures.isEmpty ? ["fulfilled(\(values))"] : cancellations
-    case "allSettled", "allSettled(a, b, c)":
+    case "allResolved", "allResolved(a, b, c)":
         return ["fulfilled(\(resolutions.map(\.description)))"]
     case "firstResolved":
         return cancellations.union(values.map { "fulfilled(\($0))" })
@@ -89,7 +89,7 @@ struct CombinatorConcurrencyTests {
                     let (a, b, c) = (futures[0], futures[inputCount / 2], futures[inputCount - 1])
                     watched.record(Watched("fulfillingWhen", Future.fulfillingWhen(futures)) { "\($0)" })
                     watched.record(
-                        Watched("allSettled", Future.allSettled(futures)) { "\($0.map { summarize($0) })" }
+                        Watched("allResolved", Future.allResolved(futures)) { "\($0.map { summarize($0) })" }
                     )
                     watched.record(Watched("firstResolved", Future.firstResolved(of: futures)) { "\($0)" })
                     watched.record(Watched("firstFulfilled", Future.firstFulfilled(of: futures)) { "\($0)" })
@@ -97,7 +97,7 @@ struct CombinatorConcurrencyTests {
                         Watched("fulfillingWhen(a, b, c)", Future.fulfillingWhen(a, b, c)) { "\([$0.0, $0.1, $0.2])" }
                     )
                     watched.record(
-                        Watched("allSettled(a, b, c)", Future.allSettled(a, b, c)) {
+                        Watched("allResolved(a, b, c)", Future.allResolved(a, b, c)) {
                             "\([summarize($0.0), summarize($0.1), summarize($0.2)])"
                         }
                     )
@@ -124,7 +124,7 @@ struct CombinatorConcurrencyTests {
         for round in 0..<rounds {
             let promises = (0..<inputCount).map { _ in Promise<Int>() }
             let joined = Future.fulfillingWhen(promises.map(\.future))
-            let settled = Future.allSettled(promises.map(\.future))
+            let settled = Future.allResolved(promises.map(\.future))
             let resolutions = Counter()
             joined.whenResolved { _ in resolutions.increment() }
             settled.whenResolved { _ in resolutions.increment() }

@@ -105,7 +105,7 @@ struct CombinatorMemoryTests {
             let otherOrphan = Future<Int>(storage: .makePending())
             let value = Tracked(4)
             gathered = value
-            let settled = Future.allSettled([.fulfilled(with: value), orphan])
+            let settled = Future.allResolved([.fulfilled(with: value), orphan])
             let other = Tracked(5)
             tupleGathered = other
             let tuple = Future.fulfillingWhen(Future.fulfilled(with: other), otherOrphan)
@@ -123,7 +123,7 @@ struct CombinatorMemoryTests {
         do {
             let promises = (0..<2).map { _ in Promise<Int>() }
             joined = Future.fulfillingWhen(promises.map(\.future))
-            settled = Future.allSettled(promises.map(\.future))
+            settled = Future.allResolved(promises.map(\.future))
             promises[1].fulfil(with: 1)
         }
         #expect(joined.peek()?.error is AbandonedPromiseError)

@@ -274,7 +274,7 @@ struct CombinatorShape: Hashable, Sendable, CustomTestStringConvertible {
     /// Inputs that never resolve: their callbacks are dropped unrun.
     let silent: Int
     /// Whether every input counts in REMAINING (`fulfillingWhen`, `firstFulfilled`,
-    /// `allSettled`) or none does (`firstResolved`, whose inputs all decide).
+    /// `allResolved`) or none does (`firstResolved`, whose inputs all decide).
     let counted: Bool
 
     var inputs: Int { contributors + deciders + silent }

@@ -279,7 +279,7 @@ final class LocalChain: SoakScenario {
 }
 
 /// Three promises resolved by different threads while one thread combines them with
-/// `fulfillingWhen`, `firstResolved`, `firstFulfilled` and `allSettled`.
+/// `fulfillingWhen`, `firstResolved`, `firstFulfilled` and `allResolved`.
 ///
 /// Checks: each combined future resolves once, with exactly what its inputs allow (in input
 /// order where order is promised); each input's one resolver wins.
@@ -362,7 +362,7 @@ final class Combinators: SoakScenario {
             if !values.contains(SoakCode.of(outcome)) { record.wrong() }
             record.ran(2)
         }
-        Future.allSettled(futures).whenResolved { outcome in
+        Future.allResolved(futures).whenResolved { outcome in
             if outcome.value?.map({ SoakCode.of($0) }) != planned { record.wrong() }
             record.ran(3)
         }

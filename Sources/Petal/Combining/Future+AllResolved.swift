@@ -1,16 +1,16 @@
-/// Waiting for several futures to settle, however they resolve: `allSettled` gathers every
+/// Waiting for several futures to resolve, however they resolve: `allResolved` gathers every
 /// outcome into one future that never fails.
 ///
 /// Combinators take no execution context because they run no closure of yours: the combined
 /// future is fulfilled on the thread that resolves the last input, inside that resolving call, or
-/// before `allSettled` returns if every input was already resolved. It stays pending while any
+/// before `allResolved` returns if every input was already resolved. It stays pending while any
 /// input is pending.
 extension Future {
     /// A future fulfilled with the outcome of every one of `futures`, in the order of `futures`,
     /// once all of them have resolved. It is never rejected or cancelled.
     ///
     /// ```swift
-    /// Future.allSettled(uploads).whenFulfilled { outcomes in
+    /// Future.allResolved(uploads).whenFulfilled { outcomes in
     ///     report(succeeded: outcomes.filter(\.isFulfilled).count, of: outcomes.count)
     /// }
     /// ```
@@ -22,21 +22,13 @@ extension Future {
     /// - Parameter futures: The futures to wait for; the same future may appear more than once.
     /// - Returns: A future of all the outcomes, fulfilled exactly once.
     @inlinable
-    public static func allSettled<Element>(_ futures: [Future<Element>]) -> Future<Value>
+    public static func allResolved<Element>(_ futures: [Future<Element>]) -> Future<Value>
     where Value == [Outcome<Element>] {
         if futures.isEmpty { return .fulfilled(with: []) }
-        let result = FutureStorage<[Outcome<Element>]>.makePending()
-        let shared = CombinatorState<Outcome<Element>?, [Outcome<Element>]>.make(
-            resolving: result, contributions: futures.count, tailCount: futures.count
-        ) { $0.initialize(repeating: nil, count: futures.count) }.shared
-        for (index, future) in futures.enumerated() {
-            future.storage.subscribe(
-                .resolved { outcome in
-                    shared.value.contribute({ $0[index] = outcome }, completing: { .fulfilled(movingValues(from: $0)) })
-                }
-            )
+        return CombinatorState<Outcome<Element>?, [Outcome<Element>]>.combine(futures, contributions: futures.count) {
+            state, index, outcome in
+            state.contribute({ $0[index] = outcome }, completing: { .fulfilled(movingValues(from: $0)) })
         }
-        return Future(storage: result)
     }
 
     /// A future fulfilled with the outcome of every one of the given futures, as a tuple in
@@ -44,7 +36,7 @@ extension Future {
     /// futures may have different value types.
     ///
     /// ```swift
-    /// Future.allSettled(saveDraft(post), notifyFollowers(post))
+    /// Future.allResolved(saveDraft(post), notifyFollowers(post))
     ///     .whenFulfilled { saved, notified in log(saved, notified) }
     /// ```
     ///
@@ -54,7 +46,7 @@ extension Future {
     /// - Parameter futures: The futures to wait for.
     /// - Returns: A future of all the outcomes, fulfilled exactly once.
     @inlinable
-    public static func allSettled<each Element>(_ futures: repeat Future<each Element>) -> Future<Value>
+    public static func allResolved<each Element>(_ futures: repeat Future<each Element>) -> Future<Value>
     where Value == (repeat Outcome<each Element>) {
         let layout = TupleLayout<(repeat Outcome<each Element>?)>(repeat Outcome<each Element>?.self)
         // No inputs: `Value` is the empty tuple, which the compiler cannot see statically.
@@ -63,21 +55,21 @@ extension Future {
         let state = CombinatorState<(repeat Outcome<each Element>?), (repeat Outcome<each Element>)>.make(
             resolving: result, contributions: layout.count, tailCount: 1
         ) { $0.initialize(to: (repeat Optional<Outcome<each Element>>.none)) }
-        var end = 0
+        var slots = FieldLayout()
         for future in repeat each futures {
-            end = state.subscribeSettling(future, after: end)
+            state.subscribeResolving(future, placing: &slots)
         }
         return Future(storage: result)
     }
 }
 
 extension CombinatorState {
-    /// Subscribes one input of a tuple-valued `allSettled`, whose slot is the first suitably
-    /// aligned offset at or after `end`; returns the offset after the slot.
+    /// Subscribes one input of a tuple-valued `allResolved`, whose slot `layout` places after
+    /// the slots of the inputs before it.
     @inlinable
-    func subscribeSettling<Input, each Element>(_ input: Future<Input>, after end: Int) -> Int
+    func subscribeResolving<Input, each Element>(_ input: Future<Input>, placing layout: inout FieldLayout)
     where Tail == (repeat Outcome<each Element>?), Result == (repeat Outcome<each Element>) {
-        let offset = TupleLayout<Tail>.offset(of: Outcome<Input>?.self, after: end)
+        let offset = layout.place(Outcome<Input>?.self)
         let shared = self.shared
         input.storage.subscribe(
             .resolved { outcome in
@@ -90,6 +82,5 @@ extension CombinatorState {
                 )
             }
         )
-        return offset + MemoryLayout<Outcome<Input>?>.size
     }
 }

@@ -3,12 +3,12 @@ import Testing
 
 // Plain `import Petal`: these tests use only the public API, so they also check that it is public.
 
-@Suite("Combinators: allSettled")
+@Suite("Combinators: allResolved")
 struct CombinatorAllSettledTests {
     @Test("is fulfilled with every outcome in input order, failures included", arguments: Timing.allCases)
     func everyOutcomeInInputOrder(timing: Timing) {
         let resolutions: [InputResolution] = [.reject(0), .fulfil(1), .cancel, .cancelBecause(3), .fulfil(4)]
-        let (future, count) = combined(resolutions, timing, order: [4, 2, 0, 3, 1], Future.allSettled)
+        let (future, count) = combined(resolutions, timing, order: [4, 2, 0, 3, 1], Future.allResolved)
         #expect(future.peek()?.value?.map { summarize($0) } == resolutions.map(\.description))
         #expect(count.value == 1)
     }
@@ -16,7 +16,7 @@ struct CombinatorAllSettledTests {
     @Test("stays pending until the last input resolves, however the others resolved")
     func pendingUntilTheLast() {
         let promises = (0..<3).map { _ in Promise<Int>() }
-        let future = Future.allSettled(promises.map(\.future))
+        let future = Future.allResolved(promises.map(\.future))
         promises[0].reject(with: TestError(0))
         promises[2].cancel()
         #expect(future.peek() == nil)
@@ -26,7 +26,7 @@ struct CombinatorAllSettledTests {
 
     @Test("of no futures is already fulfilled with an empty array")
     func noFutures() {
-        let future = Future.allSettled([Future<Int>]())
+        let future = Future.allResolved([Future<Int>]())
         #expect(future.peek()?.value?.isEmpty == true)
     }
 
@@ -41,7 +41,7 @@ struct CombinatorAllSettledTests {
             text.fulfil(with: "petal")
         }
         if timing == .resolvedBefore { resolveAll() }
-        let future: Future<(Outcome<Int>, Outcome<String>, Outcome<Bool>)> = Future.allSettled(
+        let future: Future<(Outcome<Int>, Outcome<String>, Outcome<Bool>)> = Future.allResolved(
             number.future, text.future, flag.future
         )
         let count = Counter()
@@ -58,7 +58,7 @@ struct CombinatorAllSettledTests {
     func tuplePendingUntilTheLast() {
         let number = Promise<Int>()
         let text = Promise<String>()
-        let future = Future.allSettled(number.future, text.future)
+        let future = Future.allResolved(number.future, text.future)
         number.fulfil(with: 1)
         #expect(future.peek() == nil)
         text.cancel()
@@ -68,13 +68,13 @@ struct CombinatorAllSettledTests {
 
     @Test("of one future in the tuple form is a future of its outcome")
     func tupleOfOne() {
-        let future: Future<Outcome<Int>> = Future.allSettled(Future<Int>.rejected(with: TestError(7)))
+        let future: Future<Outcome<Int>> = Future.allResolved(Future<Int>.rejected(with: TestError(7)))
         #expect(summarize(future.peek()?.value) == "rejected(E7)")
     }
 
     @Test("of no futures in the tuple form is already fulfilled with the empty tuple")
     func tupleOfNone() {
-        let future: Future<Void> = Future.allSettled()
+        let future: Future<Void> = Future.allResolved()
         #expect(future.peek()?.isFulfilled == true)
     }
 }

@@ -1,0 +1,28 @@
+/// The part every array combinator shares: a pending combined future, a state with one empty
+/// slot per input, and each input subscribed in order until one decides.
+extension CombinatorState {
+    /// Combines `futures` into a new future: each input, when it resolves, runs
+    /// `input(state, index, outcome)`, which contributes to or decides the result.
+    ///
+    /// An input that decided before the others were subscribed (it was already resolved) leaves
+    /// them unobserved: they cannot change the result, so the combined future does not hold them.
+    /// `input` captures nothing (the state and the index are passed in), so each subscription is
+    /// one callback, as it would be written out.
+    @inlinable
+    static func combine<Element, Slot>(
+        _ futures: [Future<Element>], contributions: Int,
+        _ input: @escaping @Sendable (CombinatorState, Int, Outcome<Element>) -> Void
+    ) -> Future<Result> where Tail == Slot? {
+        let result = FutureStorage<Result>.makePending()
+        let slots = contributions == 0 ? 0 : futures.count
+        let state = make(resolving: result, contributions: contributions, tailCount: slots) {
+            $0.initialize(repeating: nil, count: slots)
+        }
+        let shared = state.shared
+        for (index, future) in futures.enumerated() {
+            if state.isDecided { break }
+            future.storage.subscribe(.resolved { outcome in input(shared.value, index, outcome) })
+        }
+        return Future(storage: result)
+    }
+}
