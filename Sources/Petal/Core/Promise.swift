@@ -51,46 +51,21 @@ public final class Promise<Value> {
         self.site = site
     }
 
-    /// A promise whose future is already fulfilled with `value`.
+    /// A promise whose future is already resolved with `outcome`, as ``Future/init(resolvedWith:)``
+    /// makes a future.
+    ///
+    /// ```swift
+    /// let cached = Promise(resolvedWith: .fulfilled(reply))
+    /// ```
     ///
     /// Every resolution of it is a repeat, handled as `policy` says (see
     /// ``init(onRepeatedResolution:fileID:line:)``).
     @inlinable
-    public static func fulfilled(
-        with value: Value, onRepeatedResolution policy: RepeatedResolutionPolicy = .report,
+    public convenience init(
+        resolvedWith outcome: Outcome<Value>, onRepeatedResolution policy: RepeatedResolutionPolicy = .report,
         fileID: StaticString = #fileID, line: UInt = #line
-    ) -> Promise<Value> {
-        Promise(
-            storage: .makeResolved(.fulfilled(value)), site: PromiseSite(fileID: fileID, line: line, policy: policy))
-    }
-
-    /// A promise whose future is already rejected with `error`.
-    ///
-    /// Every resolution of it is a repeat, handled as `policy` says (see
-    /// ``init(onRepeatedResolution:fileID:line:)``).
-    @inlinable
-    public static func rejected(
-        with error: any Error, onRepeatedResolution policy: RepeatedResolutionPolicy = .report,
-        fileID: StaticString = #fileID, line: UInt = #line
-    ) -> Promise<Value> {
-        Promise(
-            storage: .makeResolved(.rejected(error)), site: PromiseSite(fileID: fileID, line: line, policy: policy))
-    }
-
-    /// A promise whose future is already cancelled, with an optional indirect error.
-    ///
-    /// Every resolution of it is a repeat, handled as `policy` says (see
-    /// ``init(onRepeatedResolution:fileID:line:)``).
-    @inlinable
-    public static func cancelled(
-        withIndirectError indirectError: (any Error)? = nil,
-        onRepeatedResolution policy: RepeatedResolutionPolicy = .report,
-        fileID: StaticString = #fileID, line: UInt = #line
-    ) -> Promise<Value> {
-        Promise(
-            storage: .makeResolved(.cancelled(indirectError: indirectError)),
-            site: PromiseSite(fileID: fileID, line: line, policy: policy)
-        )
+    ) {
+        self.init(storage: .makeResolved(outcome), site: PromiseSite(fileID: fileID, line: line, policy: policy))
     }
 
     deinit {

@@ -74,10 +74,10 @@ struct ResolutionTests {
         #expect(Future<Int>.cancelled().peek()?.isCancelled == true)
         #expect(Future<Int>.cancelled(withIndirectError: TestError(4)).peek()?.error as? TestError == TestError(4))
         #expect(Future(resolvedWith: Outcome<Int>.fulfilled(5)).peek()?.value == 5)
-        #expect(Promise<Int>.fulfilled(with: 6).future.peek()?.value == 6)
-        #expect(Promise<Int>.rejected(with: TestError(7)).future.peek()?.isRejected == true)
-        #expect(Promise<Int>.cancelled(withIndirectError: TestError(8)).future.peek()?.isCancelled == true)
-        #expect(Promise<Int>.fulfilled(with: 9).isResolved)
+        #expect(Promise<Int>(resolvedWith: .fulfilled(6)).future.peek()?.value == 6)
+        #expect(Promise<Int>(resolvedWith: .rejected(TestError(7))).future.peek()?.isRejected == true)
+        #expect(Promise<Int>(resolvedWith: .cancelled(indirectError: TestError(8))).future.peek()?.isCancelled == true)
+        #expect(Promise<Int>(resolvedWith: .fulfilled(9)).isResolved)
     }
 
     @Test("a second fulfil is ignored and reported")
@@ -112,7 +112,7 @@ struct ResolutionTests {
     func resolvedConstructorRejectsResolution() {
         _ = repeatedResolutions
         let line: UInt = #line
-        let promise = Promise<Int>.fulfilled(with: 1, line: line)
+        let promise = Promise<Int>(resolvedWith: .fulfilled(1), line: line)
         #expect(!promise.cancel())
         #expect(promise.future.peek()?.value == 1)
         #expect(reports(forLine: line).map(\.attempt) == [.cancel])

@@ -34,7 +34,7 @@ struct DiagnosticsCountingTests {
     func customHandlerSeesEveryRepeat() {
         _ = repeatedResolutions
         let line = UInt(#line) * 1_000
-        let promise = Promise<String>.rejected(with: TestError(1), line: line)
+        let promise = Promise<String>(resolvedWith: .rejected(TestError(1)), line: line)
         let threads = 4
         let rounds = scaled(100)
         onThreads(threads) { index in
@@ -86,8 +86,8 @@ struct DiagnosticsCountingTests {
         _ = repeatedResolutions
         let quiet = UInt(#line) * 1_000
         let busy = quiet + 1
-        let once = Promise<Int>.fulfilled(with: 0, line: quiet)
-        let often = Promise<Int>.fulfilled(with: 0, line: busy)
+        let once = Promise<Int>(resolvedWith: .fulfilled(0), line: quiet)
+        let often = Promise<Int>(resolvedWith: .fulfilled(0), line: busy)
         _ = once.fulfil(with: 1)
         for value in 0..<3 { _ = often.fulfil(with: value) }
         let listed = PetalDiagnostics.repeatedResolutionSites

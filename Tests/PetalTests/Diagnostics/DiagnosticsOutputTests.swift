@@ -34,7 +34,7 @@ struct DiagnosticsOutputTests {
         let sites = (0..<3).map { UInt(#line) * 1_000 + UInt($0) }
         let threads = 8
         let rounds = scaled(50)
-        let promises = sites.map { Promise<Int>.fulfilled(with: 0, line: $0) }
+        let promises = sites.map { Promise<Int>(resolvedWith: .fulfilled(0), line: $0) }
         let won = Counter()
         let output = capturingDiagnosticOutput {
             onThreads(threads) { _ in
@@ -88,7 +88,7 @@ struct DiagnosticsOutputTests {
 
         // Many sites, so many more first lines than the writer can queue while it is stuck.
         let sites = (0..<scaled(600, floor: 300)).map { UInt(#line) * 1_000 + UInt($0) }
-        let promises = sites.map { Promise<Int>.fulfilled(with: 0, line: $0) }
+        let promises = sites.map { Promise<Int>(resolvedWith: .fulfilled(0), line: $0) }
         let jobs = (0..<8).map { _ in OutputProbeJob<FullPipeJobTag>() }
         for job in jobs { #expect(job.begin()) }
         let threads = 4

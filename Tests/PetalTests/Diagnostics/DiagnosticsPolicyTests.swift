@@ -12,9 +12,9 @@ enum Creation: String, CaseIterable, Sendable, CustomTestStringConvertible {
     func promise(_ policy: RepeatedResolutionPolicy, line: UInt) -> Promise<Int> {
         switch self {
         case .pending: Promise(onRepeatedResolution: policy, line: line)
-        case .fulfilled: .fulfilled(with: 1, onRepeatedResolution: policy, line: line)
-        case .rejected: .rejected(with: TestError(1), onRepeatedResolution: policy, line: line)
-        case .cancelled: .cancelled(onRepeatedResolution: policy, line: line)
+        case .fulfilled: Promise(resolvedWith: .fulfilled(1), onRepeatedResolution: policy, line: line)
+        case .rejected: Promise(resolvedWith: .rejected(TestError(1)), onRepeatedResolution: policy, line: line)
+        case .cancelled: Promise(resolvedWith: .cancelled(indirectError: nil), onRepeatedResolution: policy, line: line)
         }
     }
 
