@@ -87,7 +87,7 @@ public final class Promise<Value> {
     /// Cancels the future of a promise dropped unresolved (the rare path, kept out of deinit).
     @inline(never)
     private func abandon() {
-        _ = future.storage.fail(.cancelled, error: AbandonedPromiseError(promise: site.describe(Value.self)))
+        _ = future.storage.fail(.cancelled, error: site.abandonment(of: Value.self))
     }
 
     /// Whether the future is resolved (a resolution still being written counts as pending).
@@ -181,7 +181,8 @@ struct PromiseSite: Sendable {
         self.line = line
     }
 
-    func describe<Value>(_: Value.Type) -> String {
-        "Promise<\(Value.self)> created at \(fileID):\(line)"
+    /// The error that cancels the future of a promise of `Value` created here, dropped unresolved.
+    func abandonment<Value>(of _: Value.Type) -> AbandonedPromiseError {
+        AbandonedPromiseError(valueType: Value.self, fileID: fileID, line: line)
     }
 }

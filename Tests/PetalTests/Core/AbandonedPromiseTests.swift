@@ -3,7 +3,7 @@ import Testing
 
 @Suite("Abandoned promises")
 struct AbandonedPromiseTests {
-    @Test("a promise dropped unresolved cancels its future with an error that says so")
+    @Test("a promise dropped unresolved cancels its future with an error that names its type and creation site")
     func droppedPromiseCancels() throws {
         let line: UInt = #line
         var promise: Promise<Int>? = Promise<Int>(line: line)
@@ -15,6 +15,9 @@ struct AbandonedPromiseTests {
             return
         }
         let abandoned = try #require(indirectError as? AbandonedPromiseError)
+        #expect(ObjectIdentifier(abandoned.valueType) == ObjectIdentifier(Int.self))
+        #expect("\(abandoned.fileID)".hasSuffix("AbandonedPromiseTests.swift"))
+        #expect(abandoned.line == line)
         #expect(abandoned.promise.contains("Promise<Int>"))
         #expect(abandoned.description.contains("AbandonedPromiseTests.swift:\(line)"))
         #expect(abandoned.description.contains("dropped before it was resolved"))
