@@ -24,17 +24,18 @@ extension Future {
 
     /// Replaces a failure with `alternative`, computed only if it is needed.
     ///
-    /// - Where and when: `alternative` is evaluated once on `context`, when the receiver fails in
-    ///   a way it sees (see above); never when the receiver is fulfilled.
+    /// - Where and when: `alternative` is evaluated once, inline on the thread that resolves the
+    ///   receiver, when the receiver fails in a way it sees (see above); never when the receiver
+    ///   is fulfilled. A value needs no execution context: to compute it elsewhere, pass a
+    ///   closure.
     /// - Returns: a future fulfilled with the receiver's value, or with `alternative`; cancelled,
     ///   with the receiver's error as its indirect error, when the failure is not one it sees.
     @inlinable
-    public func recover<Context: ExecutionContext>(
-        on context: Context = .inline,
+    public func recover(
         includingIndirectErrors includeIndirectErrors: Bool = true,
         using alternative: @autoclosure @escaping @Sendable () -> Value
     ) -> Future<Value> {
-        storage.chain(RecoverWithValue<Value>.self, on: context, body: (includeIndirectErrors, alternative))
+        storage.chain(RecoverWithValue<Value>.self, on: .inline, body: (includeIndirectErrors, alternative))
     }
 
     /// Replaces a failure with the work `body` returns.
