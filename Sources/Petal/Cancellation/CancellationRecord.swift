@@ -119,6 +119,39 @@ final class CancellationRecord: ManagedBuffer<CancellationRecord.Words, Void> {
     /// The request word's votes field.
     static func votes(_ word: petal_word) -> petal_word { (word >> countWidth) & countMask }
 
+    // MARK: The request word's moves: each the word it makes of `word`, or nil for no change
+
+    /// Requests can travel from here from now on.
+    static func propagating(_ word: petal_word) -> petal_word? {
+        word & propagates != 0 ? nil : word | propagates
+    }
+
+    /// One more counted dependent; none once the count is saturated (its vote could never be
+    /// counted) or a request arrived.
+    static func addingDependent(_ word: petal_word) -> petal_word? {
+        guard dependents(word) < countMask, word & requested == 0 else { return nil }
+        return word + 1
+    }
+
+    /// A direct request: unconditional, once.
+    static func requesting(_ word: petal_word) -> petal_word? {
+        word & requested != 0 ? nil : word | requested
+    }
+
+    /// One counted dependent's vote; the vote that reaches the count of dependents requests.
+    /// No change once requested, when saturated (votes can no longer be compared with the real
+    /// number of dependents), or for a vote beyond the count.
+    static func voting(_ word: petal_word) -> petal_word? {
+        guard word & requested == 0 else { return nil }
+        let count = dependents(word)
+        let votes = votes(word) + 1
+        guard count < countMask, votes <= count else { return nil }
+        var next = word & ~(countMask << countWidth)
+        next |= votes << countWidth
+        if votes == count { next |= requested }
+        return next
+    }
+
     // MARK: Actions
 
     /// Registers `action`: it runs at once, on this thread, if a request already closed the

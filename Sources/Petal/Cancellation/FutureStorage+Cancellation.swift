@@ -63,9 +63,7 @@ extension FutureStorage {
 
     /// Marks the future as one whose requests can reach a producer.
     final func markPropagating() {
-        makeCancellationRecord().updateRequest { word in
-            word & CancellationRecord.propagates != 0 ? nil : word | CancellationRecord.propagates
-        }
+        makeCancellationRecord().updateRequest(CancellationRecord.propagating)
     }
 
     /// Registers `action` to answer a request: it runs at once if one already reached this
@@ -78,12 +76,7 @@ extension FutureStorage {
     /// dependent's vote would never be counted) or a request already arrived.
     @discardableResult
     final func addDependent() -> Bool {
-        makeCancellationRecord().updateRequest { word in
-            guard CancellationRecord.dependents(word) < CancellationRecord.countMask,
-                word & CancellationRecord.requested == 0
-            else { return nil }
-            return word + 1
-        } != nil
+        makeCancellationRecord().updateRequest(CancellationRecord.addingDependent) != nil
     }
 
     /// Links `downstream`, just created by chaining onto this future, if requests can travel
@@ -109,26 +102,13 @@ extension FutureStorage {
     /// Asks this future to cancel on behalf of whoever holds it: unconditional, once.
     final func requestCancellation() {
         guard !isResolved else { return }
-        let won = makeCancellationRecord().updateRequest { word in
-            word & CancellationRecord.requested != 0 ? nil : word | CancellationRecord.requested
-        }
-        if won != nil { answerCancellationRequest() }
+        if makeCancellationRecord().updateRequest(CancellationRecord.requesting) != nil { answerCancellationRequest() }
     }
 
     /// One counted dependent asks: the future is asked once every counted dependent has.
     final func receiveVote() {
         guard !isResolved, let record = cancellationRecord else { return }
-        let written = record.updateRequest { word in
-            guard word & CancellationRecord.requested == 0 else { return nil }
-            let count = CancellationRecord.dependents(word)
-            let votes = CancellationRecord.votes(word) + 1
-            // Saturated: votes can no longer be compared with the real number of dependents.
-            guard count < CancellationRecord.countMask, votes <= count else { return nil }
-            var next = word & ~(CancellationRecord.countMask << CancellationRecord.countWidth)
-            next |= votes << CancellationRecord.countWidth
-            if votes == count { next |= CancellationRecord.requested }
-            return next
-        }
+        let written = record.updateRequest(CancellationRecord.voting)
         if let written, written & CancellationRecord.requested != 0 { answerCancellationRequest() }
     }
 
