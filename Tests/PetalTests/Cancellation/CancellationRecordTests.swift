@@ -9,6 +9,18 @@ private final class Token: Sendable {
     deinit { released.increment() }
 }
 
+/// Registers `count` handlers on `promise`, each counting its runs in `ran` and holding a token
+/// whose release `released` counts.
+private func registerHandlers(_ count: Int, on promise: Promise<Int>, ran: Counter, released: Counter) {
+    for _ in 0..<count {
+        let token = Token(released)
+        promise.whenCancellationRequested {
+            _ = token
+            ran.increment()
+        }
+    }
+}
+
 @Suite("Cancellation: the record a future keeps")
 struct CancellationRecordTests {
     @Test("a future nobody asks has no record; the first request, handler or job installs one")
@@ -87,13 +99,7 @@ struct CancellationRecordTests {
                 if thread == 0 {
                     promise.future.requestCancellation()
                 } else {
-                    for _ in 0..<perThread {
-                        let token = Token(released)
-                        promise.whenCancellationRequested {
-                            _ = token
-                            ran.increment()
-                        }
-                    }
+                    registerHandlers(perThread, on: promise, ran: ran, released: released)
                 }
             }
             #expect(ran.value == 2 * perThread)
@@ -114,13 +120,7 @@ struct CancellationRecordTests {
                 if thread == 0 {
                     promise.fulfil(with: 1)
                 } else {
-                    for _ in 0..<perThread {
-                        let token = Token(released)
-                        promise.whenCancellationRequested {
-                            _ = token
-                            ran.increment()
-                        }
-                    }
+                    registerHandlers(perThread, on: promise, ran: ran, released: released)
                 }
             }
             // Released before the promise goes: a resolved future holds no actions.
