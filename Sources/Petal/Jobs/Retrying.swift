@@ -1,47 +1,56 @@
 /// Retrying: start work again when it fails, a bounded number of times.
 extension Future {
     /// Runs `body` and returns a future of the first attempt that succeeds, starting it again
-    /// (up to `attempts` times in all) while its future is rejected.
+    /// while its future is rejected, as `policy` allows: up to `policy.attempts` attempts in all,
+    /// after the waits it computes, for the rejections it accepts.
     ///
     /// - Where and when: the first attempt runs on `context` at once (with `.inline`, on this
     ///   thread before this returns); each later one runs on `context` after the previous
-    ///   attempt's future was rejected, once `delay` has passed (with no delay, at once). Delays
-    ///   are kept by Petal's one shared timer thread: no thread or timer per retry.
+    ///   attempt's future was rejected with an error `policy` accepts, once the policy's wait has
+    ///   passed (with no wait, at once). Waits are kept by Petal's one shared timer thread: no
+    ///   thread or timer per retry.
     /// - Returns: a future fulfilled with the first fulfilled attempt's value; rejected with the
-    ///   last attempt's error when all `attempts` were rejected (or `body` threw); cancelled,
-    ///   without retrying, when an attempt's future is cancelled (a cancellation is not a
-    ///   failure to retry), with its indirect error.
+    ///   last attempt's error when all attempts were rejected, when `policy` declines an error,
+    ///   or when `body` threw; cancelled, without retrying, when an attempt's future is cancelled
+    ///   (a cancellation is not a failure to retry), with its indirect error.
     /// - A cancellation request on the returned future stops retrying: the current attempt's
     ///   future is asked to cancel, no further attempt starts, and the returned future is
     ///   cancelled.
     ///
     /// - Parameters:
-    ///   - attempts: How many times to run `body` at most; values below 1 count as 1.
-    ///   - delay: How long to wait after a rejection before the next attempt.
+    ///   - policy: How many attempts, the waits between them, and which errors to retry.
     ///   - context: Where `body` runs.
     ///   - body: Starts one attempt and returns its future.
     public static func retrying<Context: ExecutionContext>(
-        attempts: Int, delay: Duration? = nil, on context: Context = .inline,
-        _ body: @escaping @Sendable () throws -> Future<Value>
+        _ policy: RetryPolicy, on context: Context = .inline, _ body: @escaping @Sendable () throws -> Future<Value>
     ) -> Future<Value> {
         let result = FutureStorage<Value>.makePending()
-        let retry = RetryLoop(result: result, attempts: max(1, attempts), delay: delay, context: context, body: body)
+        let retry = RetryLoop(result: result, policy: policy, context: context, body: body)
         result.markPropagating()
         result.addCancellationAction { retry.stop() }
         retry.startAttempt(1)
         return Future(storage: result)
     }
 
+    /// Runs `body` up to `attempts` times while its future is rejected, waiting `delay` between
+    /// attempts: ``retrying(_:on:_:)`` with a fixed wait, retrying every rejection.
+    public static func retrying<Context: ExecutionContext>(
+        attempts: Int, delay: Duration? = nil, on context: Context = .inline,
+        _ body: @escaping @Sendable () throws -> Future<Value>
+    ) -> Future<Value> {
+        retrying(RetryPolicy(attempts: attempts, initialDelay: delay ?? .zero), on: context, body)
+    }
+
     /// Starts a job that `makeJob` makes, with `input`, and starts a new one while they fail, as
-    /// ``retrying(attempts:delay:on:_:)`` does with futures: a job is single-use, so every
-    /// attempt is a fresh job, added to `pool` if one is given.
+    /// ``retrying(_:on:_:)`` does with futures: a job is single-use, so every attempt is a fresh
+    /// job, added to `pool` if one is given.
     public static func retrying<Input, Context: ExecutionContext>(
-        attempts: Int, delay: Duration? = nil, on context: Context = .inline, pool: CancellationPool? = nil,
+        _ policy: RetryPolicy, on context: Context = .inline, pool: CancellationPool? = nil,
         with input: Input, makingJob makeJob: @escaping @Sendable () -> Job<Input, Value>
     ) -> Future<Value> {
         // Every attempt gets the same input; it is only read.
         let handOff = UncheckedSendableBox(input)
-        return retrying(attempts: attempts, delay: delay, on: context) {
+        return retrying(policy, on: context) {
             Future.start(running: makeJob(), with: handOff.value, pool: pool)
         }
     }
@@ -55,19 +64,17 @@ final class RetryLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
     // @unchecked: `result` is resolved only through its claim; `current` and `stopped` only
     // under `lock`; everything else is immutable.
     private let result: FutureStorage<Value>
-    private let attempts: Int
-    private let delay: Duration?
+    private let policy: RetryPolicy
     private let context: Context
     private let body: @Sendable () throws -> Future<Value>
     private let lock = PosixLock<(current: FutureStorage<Value>?, stopped: Bool)>((nil, false))
 
     init(
-        result: FutureStorage<Value>, attempts: Int, delay: Duration?, context: Context,
+        result: FutureStorage<Value>, policy: RetryPolicy, context: Context,
         body: @escaping @Sendable () throws -> Future<Value>
     ) {
         self.result = result
-        self.attempts = attempts
-        self.delay = delay
+        self.policy = policy
         self.context = context
         self.body = body
     }
@@ -102,7 +109,8 @@ final class RetryLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
                 case .fulfilled, .cancelled:
                     self.result.resolve(copying: source.value, kind: outcome.kind)
                 case .rejected(let error):
-                    if number >= self.attempts || self.lock.withLock({ $0.stopped }) {
+                    let last = number >= max(1, self.policy.attempts) || !self.policy.isRetryable(error)
+                    if last || self.lock.withLock({ $0.stopped }) {
                         self.result.fail(.rejected, error: error)
                     } else {
                         self.scheduleAttempt(number + 1)
@@ -112,7 +120,8 @@ final class RetryLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
     }
 
     private func scheduleAttempt(_ number: Int) {
-        guard let delay, delay > .zero else { return startAttempt(number) }
+        let delay = policy.delay(beforeAttempt: number, random: Double.random(in: 0..<1))
+        guard delay > .zero else { return startAttempt(number) }
         do {
             try DeadlineScheduler.shared.schedule(DeadlineEntry(deadline: .now + delay) { self.startAttempt(number) })
         } catch {

@@ -39,7 +39,7 @@ struct RetryingTests {
     @Test("a job factory makes a fresh job for every attempt")
     func jobFactory() {
         let made = Counter()
-        let future = Future.retrying(attempts: 3, with: 5) { () -> Job<Int, Int> in
+        let future = Future.retrying(RetryPolicy(attempts: 3), with: 5) { () -> Job<Int, Int> in
             made.increment()
             let attempt = made.value
             return MapJob<Int, Int> { input in
@@ -55,7 +55,7 @@ struct RetryingTests {
     func requestStopsRetrying() {
         let runs = Counter()
         let current = Recorder<ManualJob<Int, Int>>()
-        let future = Future.retrying(attempts: 5, with: 1) { () -> Job<Int, Int> in
+        let future = Future.retrying(RetryPolicy(attempts: 5), with: 1) { () -> Job<Int, Int> in
             runs.increment()
             let job = ManualJob<Int, Int>()
             current.record(job)
