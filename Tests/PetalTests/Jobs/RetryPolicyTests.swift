@@ -7,6 +7,19 @@ private func milliseconds(_ duration: Duration) -> Int64 {
     return seconds * 1_000 + (attoseconds + 500_000_000_000_000) / 1_000_000_000_000_000
 }
 
+/// Retries, as `policy` says, work whose run number `run` is rejected with `TestError(code(run))`;
+/// returns the retrying future and the count of runs.
+private func retryingRejections(
+    _ policy: RetryPolicy, code: @escaping @Sendable (Int) -> Int
+) -> (future: Future<Int>, runs: Counter) {
+    let runs = Counter()
+    let future = Future<Int>.retrying(policy) {
+        runs.increment()
+        return .rejected(with: TestError(code(runs.value)))
+    }
+    return (future, runs)
+}
+
 @Suite("Jobs: retry policies")
 struct RetryPolicyTests {
     @Test("exponential backoff doubles from the initial wait and stops at the cap")
@@ -47,35 +60,23 @@ struct RetryPolicyTests {
 
     @Test("a rejection the policy declines ends the retrying with that error, after exactly one run")
     func predicateDeclines() {
-        let runs = Counter()
         let policy = RetryPolicy(attempts: 5, retryingWhen: { ($0 as? TestError)?.code != 404 })
-        let future = Future<Int>.retrying(policy) {
-            runs.increment()
-            return .rejected(with: TestError(404))
-        }
+        let (future, runs) = retryingRejections(policy) { _ in 404 }
         #expect(describe(future.peek()) == "rejected(\(TestError(404)))")
         #expect(runs.value == 1)
     }
 
     @Test("retryable rejections are retried until a declined one arrives")
     func predicateAccepts() {
-        let runs = Counter()
         let policy = RetryPolicy(attempts: 10, retryingWhen: { ($0 as? TestError)?.code != 404 })
-        let future = Future<Int>.retrying(policy) {
-            runs.increment()
-            return .rejected(with: TestError(runs.value < 4 ? 503 : 404))
-        }
+        let (future, runs) = retryingRejections(policy) { $0 < 4 ? 503 : 404 }
         #expect(describe(future.peek()) == "rejected(\(TestError(404)))")
         #expect(runs.value == 4)
     }
 
     @Test("fewer than one attempt counts as one")
     func atLeastOneAttempt() {
-        let runs = Counter()
-        let future = Future<Int>.retrying(RetryPolicy(attempts: 0)) {
-            runs.increment()
-            return .rejected(with: TestError(1))
-        }
+        let (future, runs) = retryingRejections(RetryPolicy(attempts: 0)) { $0 }
         #expect(describe(future.peek()) == "rejected(\(TestError(1)))")
         #expect(runs.value == 1)
     }
