@@ -62,8 +62,11 @@ public struct RetryPolicy: Sendable {
         guard attempt >= 2 else { return .zero }
         let initial = Self.seconds(initialDelay)
         let cap = Swift.max(Self.seconds(maximumDelay), 0)
-        // Grows in floating point, where an overflow is infinity and the cap still applies.
-        let grown = Swift.min(initial * Foundationless.power(Swift.max(multiplier, 0), attempt - 2), cap)
+        // Grows one retry at a time and stops at the cap, so a late attempt costs no more steps
+        // than the growth to the cap (or than its number, for a wait that never reaches it).
+        var grown = initial
+        for _ in 2..<attempt where grown < cap { grown *= Swift.max(multiplier, 0) }
+        grown = Swift.min(grown, cap)
         let share = Swift.min(Swift.max(jitter, 0), 1) * Swift.min(Swift.max(random, 0), 1)
         return .seconds(Swift.max(grown * (1 - share), 0))
     }
@@ -72,21 +75,5 @@ public struct RetryPolicy: Sendable {
     static func seconds(_ duration: Duration) -> Double {
         let (seconds, attoseconds) = duration.components
         return Double(seconds) + Double(attoseconds) * 1e-18
-    }
-}
-
-/// Integer powers without Foundation, whose `pow` the library does not import.
-enum Foundationless {
-    /// `base` raised to `exponent` (≥ 0), by squaring.
-    static func power(_ base: Double, _ exponent: Int) -> Double {
-        var result = 1.0
-        var factor = base
-        var remaining = exponent
-        while remaining > 0 {
-            if remaining & 1 == 1 { result *= factor }
-            factor *= factor
-            remaining >>= 1
-        }
-        return result
     }
 }
