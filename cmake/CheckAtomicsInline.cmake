@@ -1,10 +1,12 @@
-# CTest script: the C libraries reference no symbol of libatomic_ops. The core's atomics are
-# libatomic_ops' inline operations, which compile to instructions where the processor has them,
-# so libpetal needs libatomic_ops' headers to be built and nothing of it to be linked: that is
-# why petal.pc and the Petal::CPetal targets name no libatomic_ops at all. On a processor where
-# libatomic_ops emulates an operation in its library (with locks), this check fails, and the
-# libraries then need libatomic_ops at link time (Libs.private in petal.pc, a LINK_ONLY
-# dependency of Petal::CPetal): fail here rather than in a consumer's link.
+# CTest script: the C libraries reference no symbol of an atomics library. The core's atomics are
+# inline operations on either backend (petal_atomics.h): libatomic_ops' compile to instructions
+# where the processor has them, and the C11 backend insists on lock-free atomics, which the
+# compiler emits inline. So libpetal needs the atomics' headers to be built and nothing to be
+# linked: that is why petal.pc and the Petal::CPetal targets name no atomics library at all. Where
+# an operation is emulated in a library instead (libatomic_ops' AO_* with locks, or libatomic's
+# __atomic_* calls), this check fails, and the libraries would need that library at link time
+# (Libs.private in petal.pc, a LINK_ONLY dependency of Petal::CPetal): fail here rather than in a
+# consumer's link.
 #
 #   cmake -DNM=<nm> -DSTATIC_LIBRARY=<libpetal.a> [-DSHARED_LIBRARY=<libpetal.so>] -P CheckAtomicsInline.cmake
 
@@ -31,15 +33,15 @@ foreach(library IN LISTS libraries)
   set(needed "")
   foreach(line IN LISTS nm_lines)
     # posix format: "<name> U ..."; Mach-O names carry a leading underscore.
-    if(line MATCHES "^(_?AO_[A-Za-z0-9_]*) ")
+    if(line MATCHES "^(_?AO_[A-Za-z0-9_]*|_?__atomic_[A-Za-z0-9_]*) ")
       list(APPEND needed "${CMAKE_MATCH_1}")
     endif()
   endforeach()
   if(needed)
     list(REMOVE_DUPLICATES needed)
-    message(FATAL_ERROR "${library} needs libatomic_ops at link time (${needed}): its atomics "
+    message(FATAL_ERROR "${library} needs an atomics library at link time (${needed}): its atomics "
                         "are not inline on this platform, so petal.pc and Petal::CPetal must "
-                        "link libatomic_ops (see this script's opening comment)")
+                        "link it (see this script's opening comment)")
   endif()
-  message(STATUS "${library} references no libatomic_ops symbol")
+  message(STATUS "${library} references no libatomic_ops or libatomic symbol")
 endforeach()

@@ -15,14 +15,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static volatile AO_t petal_test_failures;
+static volatile petal_word petal_test_failures;
 
 /* Beyond this many, failures are only counted: a broken invariant in a loop of a million steps
    must not bury the first report under a million lines. */
 #define PETAL_TEST_MAX_REPORTS 50
 
 static inline void petal_test_fail(const char *file, int line, const char *expression) {
-    AO_t earlier = AO_fetch_and_add1_full(&petal_test_failures);
+    petal_word earlier = petal_atomic_fetch_add_full(&petal_test_failures, 1);
     if (earlier < PETAL_TEST_MAX_REPORTS) {
         fprintf(stderr, "%s:%d: CHECK failed: %s\n", file, line, expression);
         fflush(stderr);
@@ -35,7 +35,7 @@ static inline void petal_test_fail(const char *file, int line, const char *expre
     } while (0)
 
 static inline unsigned long petal_test_failure_count(void) {
-    return (unsigned long)AO_load_full(&petal_test_failures);
+    return (unsigned long)petal_atomic_load_full(&petal_test_failures);
 }
 
 /* Runs one test function and names it, so a failure's file:line comes with its context. */

@@ -49,9 +49,9 @@ struct callback {
     waiter_block waiter; /* first: 32-byte aligned inside the 32-byte aligned round */
     unsigned subscriber;
     unsigned index;
-    volatile AO_t runs;       /* exactly-once: must end at 1 */
-    AO_t begin, end;          /* tickets: subscribe began / returned (the subscriber's own) */
-    AO_t run_ticket;          /* position in the round's run order */
+    volatile petal_word runs;       /* exactly-once: must end at 1 */
+    petal_word begin, end;          /* tickets: subscribe began / returned (the subscriber's own) */
+    petal_word run_ticket;          /* position in the round's run order */
     int self_run;             /* its subscriber ran it after seeing RESOLVED */
     unsigned delivered_seen;  /* then: how many callbacks the deliverer had run */
 };
@@ -78,29 +78,29 @@ typedef struct round_state {
     int use_waiters;          /* some subscriptions are caller-owned waiters */
     unsigned holder;          /* the subscriber that holds one reservation until it is settled */
     int finish_after_leaves;  /* the deliverer lets a block's stragglers leave before finishing */
-    AO_t resolve_after[RESOLVERS]; /* tickets a resolver waits for: varies who meets whom */
-    volatile AO_t winners;
-    volatile AO_t winner_kind;
-    volatile AO_t tickets;
-    volatile AO_t run_tickets;
+    petal_word resolve_after[RESOLVERS]; /* tickets a resolver waits for: varies who meets whom */
+    volatile petal_word winners;
+    volatile petal_word winner_kind;
+    volatile petal_word tickets;
+    volatile petal_word run_tickets;
     /* The deliverer's (plain: one thread, read by others only after RESOLVED or the round). */
     unsigned delivered;
     unsigned skipped;         /* block slots settled as SKIPPED */
     unsigned inline_skipped;
     /* The subscribers'. */
-    volatile AO_t refused;         /* block commits refused: stragglers */
-    volatile AO_t inline_refused;
-    volatile AO_t held;            /* stragglers made on purpose by the holder */
-    volatile AO_t self_runs;
-    volatile AO_t subscribers_idle; /* subscribers done, or the holder parked in its wait */
+    volatile petal_word refused;         /* block commits refused: stragglers */
+    volatile petal_word inline_refused;
+    volatile petal_word held;            /* stragglers made on purpose by the holder */
+    volatile petal_word self_runs;
+    volatile petal_word subscribers_idle; /* subscribers done, or the holder parked in its wait */
     /* Blocks: every allocation and every free, by whom. */
-    volatile AO_t allocated;
-    volatile AO_t freed_by_deliverer;
-    volatile AO_t freed_after_leaves; /* of them, blocks whose stragglers had all left */
-    volatile AO_t freed_by_straggler;
-    volatile AO_t freed_spares;
-    volatile AO_t allocation_count;
-    volatile AO_t free_count;
+    volatile petal_word allocated;
+    volatile petal_word freed_by_deliverer;
+    volatile petal_word freed_after_leaves; /* of them, blocks whose stragglers had all left */
+    volatile petal_word freed_by_straggler;
+    volatile petal_word freed_spares;
+    volatile petal_word allocation_count;
+    volatile petal_word free_count;
     petal_block *allocations[TOTAL];
     petal_block *frees[TOTAL];
     callback callbacks[SUBSCRIBERS][CALLBACKS];
@@ -114,16 +114,16 @@ typedef struct round_state {
 static petal_block *block_new(round_state *round, callback *first) {
     petal_block *block = petal_block_allocate(sizeof(round_block), PETAL_BLOCK_SLOTS);
     if (block == NULL) abort(); /* the round cannot go on without it */
-    AO_t at = AO_fetch_and_add1(&round->allocation_count);
+    petal_word at = petal_atomic_fetch_add(&round->allocation_count, 1);
     if (at < TOTAL) round->allocations[at] = block;
     entries_of(block)[0] = first;
     block->flags[0] = PETAL_SLOT_READY; /* plain: private until pushed */
     return block;
 }
 
-static void block_free(round_state *round, petal_block *block, volatile AO_t *by) {
-    AO_fetch_and_add1(by);
-    AO_t at = AO_fetch_and_add1(&round->free_count);
+static void block_free(round_state *round, petal_block *block, volatile petal_word *by) {
+    petal_atomic_fetch_add(by, 1);
+    petal_word at = petal_atomic_fetch_add(&round->free_count, 1);
     if (at < TOTAL) round->frees[at] = block;
     petal_block_free(block);
 }
@@ -133,11 +133,11 @@ static void block_free(round_state *round, petal_block *block, volatile AO_t *by
 /* ------------------------------------------------------------------------------------------- */
 
 static void run_callback(round_state *round, callback *c) {
-    CHECK(AO_fetch_and_add1(&c->runs) == 0);
-    c->run_ticket = AO_fetch_and_add1(&round->run_tickets);
+    CHECK(petal_atomic_fetch_add(&c->runs, 1) == 0);
+    c->run_ticket = petal_atomic_fetch_add(&round->run_tickets, 1);
     /* Never before the outcome, and with the winner's. */
     CHECK(petal_word_has_outcome(petal_cell_load(&round->cell)));
-    unsigned kind = (unsigned)AO_load(&round->winner_kind);
+    unsigned kind = (unsigned)petal_atomic_load(&round->winner_kind);
     CHECK(petal_cell_kind(&round->cell) == kind);
     CHECK(round->outcome == 1000 + (int)kind);
     record *r = &round->records[c->subscriber];
@@ -173,13 +173,13 @@ static void deliver_blocks(round_state *round, petal_word taken) {
            its reserved slots), it ends once every subscriber is done or parked as the holder
            (nobody can leave any more), and the round fails its checks instead of hanging. */
         if (owned && stragglers > 0 && round->finish_after_leaves) {
-            while (AO_load(&block->refs) != (petal_word)0 - stragglers &&
-                   AO_load(&round->subscribers_idle) < SUBSCRIBERS) {
+            while (petal_atomic_load(&block->refs) != (petal_word)0 - stragglers &&
+                   petal_atomic_load(&round->subscribers_idle) < SUBSCRIBERS) {
                 sched_yield();
             }
         }
         if (owned && petal_block_finish(block, stragglers)) {
-            if (stragglers > 0) AO_fetch_and_add1(&round->freed_after_leaves);
+            if (stragglers > 0) petal_atomic_fetch_add(&round->freed_after_leaves, 1);
             block_free(round, block, &round->freed_by_deliverer);
         }
         block = next;
@@ -189,10 +189,10 @@ static void deliver_blocks(round_state *round, petal_word taken) {
 static void resolve(round_state *round, unsigned kind) {
     /* Wait for the subscribers to be this far along (a condition, not a time): at once, or
        with blocks already filled. Never past what they reach while the holder holds. */
-    while (AO_load(&round->tickets) < round->resolve_after[kind]) sched_yield();
+    while (petal_atomic_load(&round->tickets) < round->resolve_after[kind]) sched_yield();
     if (!petal_cell_claim(&round->cell)) return;
-    AO_fetch_and_add1(&round->winners);
-    AO_store(&round->winner_kind, kind);
+    petal_atomic_fetch_add(&round->winners, 1);
+    petal_atomic_store(&round->winner_kind, kind);
     round->outcome = 1000 + (int)kind; /* ours alone until publish releases it */
     petal_word taken = petal_cell_publish(&round->cell, kind);
     if (!petal_word_has_waiters(taken)) return;
@@ -224,13 +224,13 @@ static void resolve(round_state *round, unsigned kind) {
 static void between_reserve_and_commit(round_state *round, callback *c, volatile unsigned *flag, int *hold) {
     if (*hold) {
         *hold = 0;
-        AO_fetch_and_add1_full(&round->subscribers_idle);
-        while (AO_int_load_acquire(flag) == PETAL_SLOT_EMPTY &&
+        petal_atomic_fetch_add_full(&round->subscribers_idle, 1);
+        while (petal_atomic_uint_load_acquire(flag) == PETAL_SLOT_EMPTY &&
                !petal_word_is_resolved(petal_cell_load(&round->cell))) {
             sched_yield();
         }
-        AO_fetch_and_sub1_full(&round->subscribers_idle);
-        if (AO_int_load_acquire(flag) != PETAL_SLOT_EMPTY) AO_fetch_and_add1(&round->held);
+        petal_atomic_fetch_add_full(&round->subscribers_idle, (petal_word)-1);
+        if (petal_atomic_uint_load_acquire(flag) != PETAL_SLOT_EMPTY) petal_atomic_fetch_add(&round->held, 1);
         return;
     }
     if ((c->index + c->subscriber) % 3 == 0) sched_yield();
@@ -245,7 +245,7 @@ static void subscribe_waiter(round_state *round, callback *c) {
     if (petal_cell_push_waiter(&round->cell, &c->waiter.header) == PETAL_ALREADY_RESOLVED) {
         c->self_run = 1;
         c->delivered_seen = round->delivered;
-        AO_fetch_and_add1(&round->self_runs);
+        petal_atomic_fetch_add(&round->self_runs, 1);
         run_callback(round, c);
     }
 }
@@ -260,14 +260,14 @@ static void subscribe(round_state *round, callback *c, int *hold) {
             /* Strict order: the deliverer is done, so its count is final (checked later). */
             c->self_run = 1;
             c->delivered_seen = round->delivered;
-            AO_fetch_and_add1(&round->self_runs);
+            petal_atomic_fetch_add(&round->self_runs, 1);
             run_callback(round, c);
             return;
         case PETAL_RESERVED_INLINE:
             between_reserve_and_commit(round, c, &round->cell.slot_flag, hold);
             round->inline_entry = c;
             if (petal_slot_commit(&round->cell.slot_flag)) goto subscribed;
-            AO_fetch_and_add1(&round->inline_refused);
+            petal_atomic_fetch_add(&round->inline_refused, 1);
             break; /* skipped: the callback is still ours; reserve again */
         case PETAL_RESERVED_SLOT: {
             petal_block *block = reservation.block;
@@ -275,7 +275,7 @@ static void subscribe(round_state *round, callback *c, int *hold) {
             between_reserve_and_commit(round, c, &block->flags[index], hold);
             entries_of(block)[index] = c;
             if (petal_slot_commit(&block->flags[index])) goto subscribed;
-            AO_fetch_and_add1(&round->refused);
+            petal_atomic_fetch_add(&round->refused, 1);
             if (petal_block_leave(block)) block_free(round, block, &round->freed_by_straggler);
             break;
         }
@@ -293,12 +293,12 @@ static void subscribe_all(round_state *round, unsigned id) {
     int hold = id == round->holder;
     for (unsigned i = 0; i < CALLBACKS; i++) {
         callback *c = &round->callbacks[id][i];
-        c->begin = AO_fetch_and_add1(&round->tickets);
+        c->begin = petal_atomic_fetch_add(&round->tickets, 1);
         if (round->use_waiters && (i + id) % 5 == 4) subscribe_waiter(round, c);
         else subscribe(round, c, &hold);
-        c->end = AO_fetch_and_add1(&round->tickets);
+        c->end = petal_atomic_fetch_add(&round->tickets, 1);
     }
-    AO_fetch_and_add1_full(&round->subscribers_idle);
+    petal_atomic_fetch_add_full(&round->subscribers_idle, 1);
 }
 
 /* ------------------------------------------------------------------------------------------- */
@@ -308,10 +308,10 @@ static void subscribe_all(round_state *round, unsigned id) {
 typedef struct harness {
     round_state round;
     unsigned rounds;
-    volatile AO_t generation; /* the round the main thread has prepared (1-based) */
-    volatile AO_t arrived;    /* THREADS per round: the start barrier */
-    volatile AO_t finished;   /* THREADS per round: the main thread may check */
-    volatile AO_t stop;       /* set with the next generation after an inconsistent round */
+    volatile petal_word generation; /* the round the main thread has prepared (1-based) */
+    volatile petal_word arrived;    /* THREADS per round: the start barrier */
+    volatile petal_word finished;   /* THREADS per round: the main thread may check */
+    volatile petal_word stop;       /* set with the next generation after an inconsistent round */
 } harness;
 
 typedef struct thread_arg {
@@ -322,22 +322,22 @@ typedef struct thread_arg {
 
 /* Spins until *counter reaches target. Yielding keeps the spin cheap when there are more
    threads than cores; it is not a synchronisation on time. */
-static void spin_until(volatile AO_t *counter, AO_t target) {
-    while (AO_load_acquire(counter) < target) sched_yield();
+static void spin_until(volatile petal_word *counter, petal_word target) {
+    while (petal_atomic_load_acquire(counter) < target) sched_yield();
 }
 
 static void *player(void *raw) {
     thread_arg *arg = raw;
     harness *h = arg->harness;
-    for (AO_t number = 1; number <= h->rounds; number++) {
+    for (petal_word number = 1; number <= h->rounds; number++) {
         spin_until(&h->generation, number);
-        if (AO_load_acquire(&h->stop)) break;
-        AO_fetch_and_add1_full(&h->arrived);
+        if (petal_atomic_load_acquire(&h->stop)) break;
+        petal_atomic_fetch_add_full(&h->arrived, 1);
         spin_until(&h->arrived, number * THREADS);
         if (arg->resolver) resolve(&h->round, arg->id);
         else subscribe_all(&h->round, arg->id);
         /* RELEASE: this round's writes happen before the main thread's checks. */
-        AO_fetch_and_add1_release(&h->finished);
+        petal_atomic_fetch_add_release(&h->finished, 1);
     }
     return NULL;
 }
@@ -356,7 +356,7 @@ static void prepare(round_state *round, unsigned number, int use_waiters) {
        able to reach the mark: at most their 2 * CALLBACKS tickets each. */
     for (unsigned r = 0; r < RESOLVERS; r++) {
         unsigned step = number % 7; /* 0 .. 6 */
-        round->resolve_after[r] = (AO_t)step * 2 * CALLBACKS * (SUBSCRIBERS - 1) / 6;
+        round->resolve_after[r] = (petal_word)step * 2 * CALLBACKS * (SUBSCRIBERS - 1) / 6;
     }
     for (unsigned s = 0; s < SUBSCRIBERS; s++) {
         for (unsigned i = 0; i < CALLBACKS; i++) {
@@ -374,21 +374,21 @@ static int compare_pointers(const void *a, const void *b) {
 /* Returns whether the round was consistent. */
 static int check_round(round_state *round) {
     unsigned long before = petal_test_failure_count();
-    CHECK(AO_load(&round->winners) == 1);
-    unsigned kind = (unsigned)AO_load(&round->winner_kind);
+    CHECK(petal_atomic_load(&round->winners) == 1);
+    unsigned kind = (unsigned)petal_atomic_load(&round->winner_kind);
     CHECK(kind < RESOLVERS);
     CHECK(petal_cell_load(&round->cell) == PETAL_PHASE_RESOLVED);
     CHECK(petal_cell_kind(&round->cell) == kind);
 
     /* Exactly once, each subscriber's in order, and split between deliverer and self-runs. */
     for (unsigned s = 0; s < SUBSCRIBERS; s++) {
-        for (unsigned i = 0; i < CALLBACKS; i++) CHECK(AO_load(&round->callbacks[s][i].runs) == 1);
+        for (unsigned i = 0; i < CALLBACKS; i++) CHECK(petal_atomic_load(&round->callbacks[s][i].runs) == 1);
         record *r = &round->records[s];
         CHECK(r->count == CALLBACKS);
         for (unsigned i = 0; i < CALLBACKS && i < r->count; i++) CHECK(r->order[i] == i);
     }
-    CHECK(round->delivered + AO_load(&round->self_runs) == TOTAL);
-    CHECK(AO_load(&round->run_tickets) == TOTAL);
+    CHECK(round->delivered + petal_atomic_load(&round->self_runs) == TOTAL);
+    CHECK(petal_atomic_load(&round->run_tickets) == TOTAL);
 
     /* Strict order: a subscriber that saw RESOLVED saw the deliverer's final count. */
     const callback *all = &round->callbacks[0][0];
@@ -407,21 +407,21 @@ static int check_round(round_state *round) {
        filled block records how many, petal_blocks_in_order hands that on), so it never counts
        a straggler that nobody is. The inline slot may be skipped without a reservation (a
        waiter pushed first), never refused without a skip. */
-    CHECK(round->skipped == AO_load(&round->refused));
-    CHECK(AO_load(&round->inline_refused) <= round->inline_skipped);
+    CHECK(round->skipped == petal_atomic_load(&round->refused));
+    CHECK(petal_atomic_load(&round->inline_refused) <= round->inline_skipped);
     CHECK(round->inline_skipped <= 1);
 
     /* Every block allocated was freed exactly once. */
-    AO_t allocated = AO_load(&round->allocation_count);
-    AO_t freed = AO_load(&round->free_count);
+    petal_word allocated = petal_atomic_load(&round->allocation_count);
+    petal_word freed = petal_atomic_load(&round->free_count);
     CHECK(allocated <= TOTAL && freed <= TOTAL);
     CHECK(freed == allocated);
-    CHECK(AO_load(&round->freed_by_deliverer) + AO_load(&round->freed_by_straggler) +
-              AO_load(&round->freed_spares) == freed);
+    CHECK(petal_atomic_load(&round->freed_by_deliverer) + petal_atomic_load(&round->freed_by_straggler) +
+              petal_atomic_load(&round->freed_spares) == freed);
     if (allocated == freed && allocated <= TOTAL) {
         qsort(round->allocations, allocated, sizeof(petal_block *), compare_pointers);
         qsort(round->frees, freed, sizeof(petal_block *), compare_pointers);
-        for (AO_t i = 0; i < allocated; i++) CHECK(round->allocations[i] == round->frees[i]);
+        for (petal_word i = 0; i < allocated; i++) CHECK(round->allocations[i] == round->frees[i]);
     }
     return petal_test_failure_count() == before;
 }
@@ -458,27 +458,27 @@ static totals run_races(int use_waiters) {
         if (created != 0) abort(); /* the barrier would wait for it forever */
     }
 
-    for (AO_t number = 1; number <= h->rounds; number++) {
+    for (petal_word number = 1; number <= h->rounds; number++) {
         /* Every player is parked in spin_until(generation): the round state is ours. */
         prepare(&h->round, (unsigned)number, use_waiters);
-        AO_store_release(&h->generation, number);
+        petal_atomic_store_release(&h->generation, number);
         spin_until(&h->finished, number * THREADS);
         sum.rounds++;
         round_state *round = &h->round;
-        sum.stragglers += AO_load(&round->refused);
-        sum.held += AO_load(&round->held);
-        sum.inline_stragglers += AO_load(&round->inline_refused);
-        sum.freed_by_straggler += AO_load(&round->freed_by_straggler);
-        sum.freed_by_deliverer += AO_load(&round->freed_by_deliverer);
-        sum.freed_after_leaves += AO_load(&round->freed_after_leaves);
-        sum.spares += AO_load(&round->freed_spares);
-        sum.self_runs += AO_load(&round->self_runs);
-        sum.blocks += AO_load(&round->allocation_count);
+        sum.stragglers += petal_atomic_load(&round->refused);
+        sum.held += petal_atomic_load(&round->held);
+        sum.inline_stragglers += petal_atomic_load(&round->inline_refused);
+        sum.freed_by_straggler += petal_atomic_load(&round->freed_by_straggler);
+        sum.freed_by_deliverer += petal_atomic_load(&round->freed_by_deliverer);
+        sum.freed_after_leaves += petal_atomic_load(&round->freed_after_leaves);
+        sum.spares += petal_atomic_load(&round->freed_spares);
+        sum.self_runs += petal_atomic_load(&round->self_runs);
+        sum.blocks += petal_atomic_load(&round->allocation_count);
         if (!check_round(round)) {
             fprintf(stderr, "round %u of %u was inconsistent\n", (unsigned)number, h->rounds);
             /* Release the parked players into an exit rather than another round. */
-            AO_store(&h->stop, 1);
-            AO_store_release(&h->generation, number + 1);
+            petal_atomic_store(&h->stop, 1);
+            petal_atomic_store_release(&h->generation, number + 1);
             break;
         }
     }

@@ -37,8 +37,8 @@
 #endif
 
 static _Thread_local int counting;
-static volatile AO_t counted_mallocs;
-static volatile AO_t counted_frees;
+static volatile petal_word counted_mallocs;
+static volatile petal_word counted_frees;
 
 #if PETAL_TEST_COUNTS_ALLOCATIONS
 /* glibc's allocator under its exported internal names: the replacement stays the same heap. */
@@ -49,7 +49,7 @@ extern void __libc_free(void *memory);
 
 void *malloc(size_t size) {
     void *memory = __libc_malloc(size);
-    if (counting && memory != NULL) AO_fetch_and_add1(&counted_mallocs);
+    if (counting && memory != NULL) petal_atomic_fetch_add(&counted_mallocs, 1);
     return memory;
 }
 
@@ -62,18 +62,18 @@ void *realloc(void *memory, size_t size) {
 }
 
 void free(void *memory) {
-    if (counting && memory != NULL) AO_fetch_and_add1(&counted_frees);
+    if (counting && memory != NULL) petal_atomic_fetch_add(&counted_frees, 1);
     __libc_free(memory);
 }
 #endif
 
 typedef struct allocations {
-    AO_t mallocs;
-    AO_t frees;
+    petal_word mallocs;
+    petal_word frees;
 } allocations;
 
 static allocations allocations_now(void) {
-    return (allocations){AO_load_full(&counted_mallocs), AO_load_full(&counted_frees)};
+    return (allocations){petal_atomic_load_full(&counted_mallocs), petal_atomic_load_full(&counted_frees)};
 }
 
 /* Whether this run counts: one allocation, made through a volatile pointer so that the compiler
@@ -83,11 +83,11 @@ static int allocations_counted(void) {
     if (known) return counted;
     void *(*volatile allocate)(size_t) = malloc;
     void (*volatile release)(void *) = free;
-    AO_t before = AO_load_full(&counted_mallocs);
+    petal_word before = petal_atomic_load_full(&counted_mallocs);
     counting = 1;
     release(allocate(1));
     counting = 0;
-    counted = AO_load_full(&counted_mallocs) - before == 1;
+    counted = petal_atomic_load_full(&counted_mallocs) - before == 1;
     known = 1;
     return counted;
 }
@@ -98,8 +98,8 @@ static int allocations_counted(void) {
     do {                                                                                     \
         if (allocations_counted()) {                                                         \
             allocations now_ = allocations_now();                                            \
-            CHECK(now_.mallocs - (before).mallocs == (AO_t)(expected_mallocs));              \
-            CHECK(now_.frees - (before).frees == (AO_t)(expected_frees));                    \
+            CHECK(now_.mallocs - (before).mallocs == (petal_word)(expected_mallocs));              \
+            CHECK(now_.frees - (before).frees == (petal_word)(expected_frees));                    \
         }                                                                                    \
     } while (0)
 
@@ -496,8 +496,8 @@ typedef struct race_probe {
 struct race {
     petal_future future;
     int value;
-    volatile AO_t arrived;
-    volatile AO_t calls;
+    volatile petal_word arrived;
+    volatile petal_word calls;
     /* Written by whichever thread runs the callback; only the future orders those writes. */
     unsigned next_index[RACE_SUBSCRIBERS];
     race_probe probes[RACE_SUBSCRIBERS][RACE_CALLBACKS];
@@ -511,8 +511,8 @@ typedef struct race_arg {
 } race_arg;
 
 static void race_start(race *r) {
-    AO_fetch_and_add1_full(&r->arrived);
-    while (AO_load_acquire(&r->arrived) < RACE_THREADS) sched_yield();
+    petal_atomic_fetch_add_full(&r->arrived, 1);
+    while (petal_atomic_load_acquire(&r->arrived) < RACE_THREADS) sched_yield();
 }
 
 static void race_callback(petal_future *future, void *context) {
@@ -523,7 +523,7 @@ static void race_callback(petal_future *future, void *context) {
     /* Per-thread subscription order survives the race. */
     CHECK(p->index == r->next_index[p->thread]);
     r->next_index[p->thread] = p->index + 1;
-    AO_fetch_and_add1(&r->calls);
+    petal_atomic_fetch_add(&r->calls, 1);
 }
 
 static void *race_subscriber(void *raw) {
@@ -576,7 +576,7 @@ static void test_many_threads_subscribe_while_resolving(void) {
 
         unsigned long before = petal_test_failure_count();
         CHECK(r->resolve_result == PETAL_OK);
-        CHECK(AO_load(&r->calls) == RACE_SUBSCRIBERS * RACE_CALLBACKS);
+        CHECK(petal_atomic_load(&r->calls) == RACE_SUBSCRIBERS * RACE_CALLBACKS);
         for (unsigned t = 0; t < RACE_SUBSCRIBERS; t++) CHECK(r->next_index[t] == RACE_CALLBACKS);
         CHECK(petal_word_is_resolved(petal_cell_load(petal_future_cell(&r->future))));
         if (petal_test_failure_count() != before) {
@@ -770,7 +770,7 @@ typedef struct storm_probe {
     storm *storm;
     unsigned thread;
     unsigned index;
-    volatile AO_t runs;
+    volatile petal_word runs;
     petal_status seen_status; /* what the callback saw: written by whoever ran it */
     void *seen_payload;
 } storm_probe;
@@ -778,10 +778,10 @@ typedef struct storm_probe {
 struct storm {
     petal_future future;
     int values[STORM_RESOLVERS];
-    volatile AO_t arrived;
-    volatile AO_t subscribed;               /* subscriptions returned so far */
-    AO_t resolve_after[STORM_RESOLVERS];    /* how many a resolver waits for */
-    volatile AO_t calls;
+    volatile petal_word arrived;
+    volatile petal_word subscribed;               /* subscriptions returned so far */
+    petal_word resolve_after[STORM_RESOLVERS];    /* how many a resolver waits for */
+    volatile petal_word calls;
     unsigned next_index[STORM_SUBSCRIBERS]; /* plain: only the future orders these writes */
     int results[STORM_RESOLVERS];
     storm_probe probes[STORM_SUBSCRIBERS][STORM_CALLBACKS];
@@ -793,19 +793,19 @@ typedef struct storm_arg {
 } storm_arg;
 
 static void storm_start(storm *s) {
-    AO_fetch_and_add1_full(&s->arrived);
-    while (AO_load_acquire(&s->arrived) < STORM_THREADS) sched_yield();
+    petal_atomic_fetch_add_full(&s->arrived, 1);
+    while (petal_atomic_load_acquire(&s->arrived) < STORM_THREADS) sched_yield();
 }
 
 static void storm_callback(petal_future *future, void *context) {
     storm_probe *p = context;
     storm *s = p->storm;
-    CHECK(AO_fetch_and_add1(&p->runs) == 0);
+    CHECK(petal_atomic_fetch_add(&p->runs, 1) == 0);
     p->seen_status = petal_future_status(future);
     p->seen_payload = petal_future_payload(future);
     CHECK(p->index == s->next_index[p->thread]); /* each thread's subscription order */
     s->next_index[p->thread] = p->index + 1;
-    AO_fetch_and_add1(&s->calls);
+    petal_atomic_fetch_add(&s->calls, 1);
 }
 
 static void *storm_subscriber(void *raw) {
@@ -815,7 +815,7 @@ static void *storm_subscriber(void *raw) {
     counting = 1;
     for (unsigned i = 0; i < STORM_CALLBACKS; i++) {
         CHECK(petal_future_subscribe(&s->future, storm_callback, &s->probes[arg->id][i]) == PETAL_OK);
-        AO_fetch_and_add1(&s->subscribed);
+        petal_atomic_fetch_add(&s->subscribed, 1);
         if ((i + arg->id) % 8 == 0) sched_yield(); /* let a resolver in mid-block */
     }
     counting = 0;
@@ -827,7 +827,7 @@ static void *storm_resolver(void *raw) {
     storm *s = arg->storm;
     storm_start(s);
     /* A condition, not a time: resolve at once, or once this many subscriptions returned. */
-    while (AO_load(&s->subscribed) < s->resolve_after[arg->id]) sched_yield();
+    while (petal_atomic_load(&s->subscribed) < s->resolve_after[arg->id]) sched_yield();
     counting = 1;
     s->results[arg->id] = arg->id == 0 ? petal_future_fulfil(&s->future, &s->values[0])
                                        : petal_future_reject(&s->future, &s->values[1]);
@@ -844,7 +844,7 @@ static void test_subscribers_race_resolvers(void) {
         memset(s, 0, sizeof *s);
         petal_future_init(&s->future);
         for (unsigned r = 0; r < STORM_RESOLVERS; r++) {
-            s->resolve_after[r] = (AO_t)((round + 2 * r) % 5) * STORM_TOTAL / 4; /* 0 .. all */
+            s->resolve_after[r] = (petal_word)((round + 2 * r) % 5) * STORM_TOTAL / 4; /* 0 .. all */
         }
         for (unsigned t = 0; t < STORM_SUBSCRIBERS; t++) {
             for (unsigned i = 0; i < STORM_CALLBACKS; i++) {
@@ -871,12 +871,12 @@ static void test_subscribers_race_resolvers(void) {
         petal_status status = winner == 0 ? PETAL_STATUS_FULFILLED : PETAL_STATUS_REJECTED;
         CHECK(petal_future_status(&s->future) == status);
         CHECK(petal_future_payload(&s->future) == &s->values[winner]);
-        CHECK(AO_load(&s->calls) == STORM_TOTAL);
+        CHECK(petal_atomic_load(&s->calls) == STORM_TOTAL);
         for (unsigned t = 0; t < STORM_SUBSCRIBERS; t++) {
             CHECK(s->next_index[t] == STORM_CALLBACKS);
             for (unsigned i = 0; i < STORM_CALLBACKS; i++) {
                 storm_probe *p = &s->probes[t][i];
-                CHECK(AO_load(&p->runs) == 1);
+                CHECK(petal_atomic_load(&p->runs) == 1);
                 CHECK(p->seen_status == status);
                 CHECK(p->seen_payload == &s->values[winner]);
             }

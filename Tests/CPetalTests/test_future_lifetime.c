@@ -27,8 +27,8 @@ static struct timespec seconds_from_now(long seconds) {
 /* A thread that, asked during a delivery, reports what it sees of the future then. */
 typedef struct observer {
     petal_future *future;
-    volatile AO_t asked;    /* the round number the deliverer asks about */
-    volatile AO_t answered; /* the round number answered */
+    volatile petal_word asked;    /* the round number the deliverer asks about */
+    volatile petal_word answered; /* the round number answered */
     int status;             /* petal_future_status seen */
     void *payload;          /* petal_future_payload seen */
     int waited;             /* petal_future_wait with a past deadline */
@@ -36,21 +36,21 @@ typedef struct observer {
 
 static void *observe(void *raw) {
     observer *o = raw;
-    for (AO_t round = 1;; round++) {
-        AO_t asked;
-        while ((asked = AO_load_acquire(&o->asked)) < round) sched_yield();
-        if (asked == (AO_t)-1) return NULL;
+    for (petal_word round = 1;; round++) {
+        petal_word asked;
+        while ((asked = petal_atomic_load_acquire(&o->asked)) < round) sched_yield();
+        if (asked == (petal_word)-1) return NULL;
         o->status = petal_future_status(o->future);
         o->payload = petal_future_payload(o->future);
         struct timespec past = seconds_from_now(-1);
         o->waited = petal_future_wait(o->future, &past);
-        AO_store_release(&o->answered, round);
+        petal_atomic_store_release(&o->answered, round);
     }
 }
 
 typedef struct asking {
     observer *observer;
-    AO_t round;
+    petal_word round;
     int own_status; /* what the deliverer itself sees, from inside the callback */
 } asking;
 
@@ -59,8 +59,8 @@ typedef struct asking {
 static void ask_observer(petal_future *future, void *context) {
     asking *a = context;
     a->own_status = petal_future_status(future);
-    AO_store_release(&a->observer->asked, a->round);
-    while (AO_load_acquire(&a->observer->answered) < a->round) sched_yield();
+    petal_atomic_store_release(&a->observer->asked, a->round);
+    while (petal_atomic_load_acquire(&a->observer->answered) < a->round) sched_yield();
 }
 
 static void test_other_threads_see_pending_until_delivery_ends(void) {
@@ -69,7 +69,7 @@ static void test_other_threads_see_pending_until_delivery_ends(void) {
     pthread_t thread;
     CHECK(pthread_create(&thread, NULL, observe, &o) == 0);
     int value = 7;
-    for (AO_t round = 1; round <= 20; round++) {
+    for (petal_word round = 1; round <= 20; round++) {
         petal_future_init(&future);
         asking first = {&o, round, -100};
         CHECK(petal_future_subscribe(&future, ask_observer, &first) == PETAL_OK);
@@ -84,7 +84,7 @@ static void test_other_threads_see_pending_until_delivery_ends(void) {
         CHECK(petal_future_status(&future) == PETAL_STATUS_FULFILLED);
         CHECK(petal_future_payload(&future) == &value);
     }
-    AO_store_release(&o.asked, (AO_t)-1);
+    petal_atomic_store_release(&o.asked, (petal_word)-1);
     CHECK(pthread_join(thread, NULL) == 0);
 }
 
@@ -94,15 +94,15 @@ static void test_other_threads_see_pending_until_delivery_ends(void) {
 
 typedef struct freeing_round {
     petal_future *future; /* heap memory the waiting thread frees as soon as its wait returns */
-    volatile AO_t subscribed;
-    volatile AO_t calls;
+    volatile petal_word subscribed;
+    volatile petal_word calls;
     int value;
 } freeing_round;
 
 static void count_call(petal_future *future, void *context) {
     (void)future;
     freeing_round *r = context;
-    AO_fetch_and_add1_full(&r->calls);
+    petal_atomic_fetch_add_full(&r->calls, 1);
 }
 
 /* Subscribes callbacks before and after the waiter (some in the inline slot, some in blocks),
@@ -110,7 +110,7 @@ static void count_call(petal_future *future, void *context) {
 static void *subscribe_and_fulfil(void *raw) {
     freeing_round *r = raw;
     CHECK(petal_future_subscribe(r->future, count_call, r) == PETAL_OK);
-    AO_store_release(&r->subscribed, 1);
+    petal_atomic_store_release(&r->subscribed, 1);
     /* The waiter sleeps after this thread's first callback: wait until it has marked the cell. */
     while (!petal_word_has_parked(petal_cell_load(petal_future_cell(r->future)))) sched_yield();
     for (int i = 0; i < 9; i++) CHECK(petal_future_subscribe(r->future, count_call, r) == PETAL_OK);
@@ -131,10 +131,10 @@ static void test_future_freed_right_after_wait(void) {
         r->future = future;
         pthread_t thread;
         CHECK(pthread_create(&thread, NULL, subscribe_and_fulfil, r) == 0);
-        while (AO_load_acquire(&r->subscribed) == 0) sched_yield();
+        while (petal_atomic_load_acquire(&r->subscribed) == 0) sched_yield();
         CHECK(petal_future_wait(future, NULL) == PETAL_STATUS_FULFILLED);
         /* Every callback has run by the time the wait returns... */
-        CHECK(AO_load_full(&r->calls) == 10);
+        CHECK(petal_atomic_load_full(&r->calls) == 10);
         /* ...and the resolver is done with the future: scribbling over it and freeing it at once
            must go unnoticed (ASan reports the use-after-free otherwise; without it, the
            resolver would read garbage as its waiter list). */
@@ -207,7 +207,7 @@ enum { PARK_FUTURES = 4, PARK_WAITERS_EACH = 3 };
 typedef struct parking_round {
     petal_future futures[PARK_FUTURES];
     int values[PARK_FUTURES];
-    volatile AO_t parked;
+    volatile petal_word parked;
     int results[PARK_FUTURES][PARK_WAITERS_EACH];
 } parking_round;
 
@@ -220,7 +220,7 @@ typedef struct parking_waiter {
 static void *wait_parked(void *raw) {
     parking_waiter *w = raw;
     petal_future *future = &w->round->futures[w->future];
-    AO_fetch_and_add1_full(&w->round->parked);
+    petal_atomic_fetch_add_full(&w->round->parked, 1);
     /* Alternate the two sleeping forms: for ever, and with a deadline far enough away. */
     struct timespec deadline = seconds_from_now(60);
     w->round->results[w->future][w->index] = petal_future_wait(future, w->index % 2 ? &deadline : NULL);
@@ -241,7 +241,7 @@ static void test_sleepers_of_many_futures_wake_for_their_own(void) {
                 CHECK(pthread_create(&threads[f][i], NULL, wait_parked, &waiters[f][i]) == 0);
             }
         }
-        while (AO_load_acquire(&r.parked) < PARK_FUTURES * PARK_WAITERS_EACH) sched_yield();
+        while (petal_atomic_load_acquire(&r.parked) < PARK_FUTURES * PARK_WAITERS_EACH) sched_yield();
         /* Resolve in an order that differs per round, each differently; a waiter woken by
            another future's broadcast must sleep again until its own resolves. */
         for (unsigned k = 0; k < PARK_FUTURES; k++) {

@@ -140,9 +140,9 @@ typedef struct fz_cell {
     petal_cell cell;
     fz_record *inline_entry; /* the inline slot's payload */
     uintptr_t outcome;       /* written by the claimer before publish, like a future's payload */
-    volatile AO_t blocks_allocated, blocks_freed;
-    volatile AO_t skipped, refused; /* block slots settled SKIPPED; block commits refused */
-    volatile AO_t inline_reserved, inline_skipped, inline_refused;
+    volatile petal_word blocks_allocated, blocks_freed;
+    volatile petal_word skipped, refused; /* block slots settled SKIPPED; block commits refused */
+    volatile petal_word inline_reserved, inline_skipped, inline_refused;
 } fz_cell;
 
 /* Anything callbacks subscribe to: a future or a raw cell. */
@@ -151,9 +151,9 @@ typedef struct fz_target {
     int shared;             /* index of the threads' knowledge (0 .. FZ_SHARED-1), or -1 */
     petal_future *future;
     fz_cell *cell;
-    volatile AO_t tickets;  /* run order of its callbacks */
-    volatile AO_t wins;     /* resolves (claims) that won: must end at exactly 1 */
-    volatile AO_t winner;   /* the winner's outcome, stored by the winner */
+    volatile petal_word tickets;  /* run order of its callbacks */
+    volatile petal_word wins;     /* resolves (claims) that won: must end at exactly 1 */
+    volatile petal_word winner;   /* the winner's outcome, stored by the winner */
     unsigned next_sequence[FZ_IDENTITIES]; /* each thread's subscription order (its own entry) */
 } fz_target;
 
@@ -186,8 +186,8 @@ struct fz_record {
     fz_action action;
     fz_chain *chain;          /* FZ_ACT_CHAIN: the chain and this link's index */
     unsigned link;
-    volatile AO_t runs;
-    AO_t ticket;              /* written by the thread that ran it, read after the join */
+    volatile petal_word runs;
+    petal_word ticket;              /* written by the thread that ran it, read after the join */
     uintptr_t seen;           /* the outcome it saw */
 };
 
@@ -254,8 +254,8 @@ struct fz_state {
     petal_future futures[FZ_FUTURES];
     fz_cell cells[FZ_CELLS];
     fz_target shared[FZ_SHARED];
-    volatile AO_t mailboxes[FZ_MAILBOXES]; /* a private future's fz_target *, or 0 */
-    volatile AO_t serial;                  /* makes every outcome distinct */
+    volatile petal_word mailboxes[FZ_MAILBOXES]; /* a private future's fz_target *, or 0 */
+    volatile petal_word serial;                  /* makes every outcome distinct */
     fz_thread thread[FZ_IDENTITIES];
 };
 
@@ -264,7 +264,7 @@ static _Thread_local fz_thread *fz_self;
 
 /* An outcome: distinct per resolve attempt, never 0, its status (kind) in the low two bits. */
 static uintptr_t fz_outcome(fz_state *state, unsigned status) {
-    return ((uintptr_t)AO_fetch_and_add1(&state->serial) + 1) << 2 | status;
+    return ((uintptr_t)petal_atomic_fetch_add(&state->serial, 1) + 1) << 2 | status;
 }
 
 static fz_target *fz_shared_target(fz_state *state, unsigned index) {
@@ -340,9 +340,9 @@ static void fz_run(fz_record *record) {
     fz_thread *me = fz_self;
     fz_target *target = record->target;
     FZ_CHECK(record->registered, "a callback whose subscription failed ran");
-    FZ_CHECK(AO_fetch_and_add1_full(&record->runs) == 0, "a callback ran twice");
+    FZ_CHECK(petal_atomic_fetch_add_full(&record->runs, 1) == 0, "a callback ran twice");
     /* FULL: a run that happens before another takes the smaller ticket. */
-    record->ticket = AO_fetch_and_add1_full(&target->tickets);
+    record->ticket = petal_atomic_fetch_add_full(&target->tickets, 1);
     record->seen = target->is_cell ? fz_cell_seen(me, target) : fz_future_seen(me, target);
     fz_act(me, record);
 }
@@ -366,14 +366,14 @@ static fz_record **fz_entries(petal_block *block) {
 static petal_block *fz_cell_block_new(fz_cell *cell, fz_record *first) {
     petal_block *block = petal_block_allocate(sizeof(fz_cell_block), PETAL_BLOCK_SLOTS);
     FZ_CHECK(block != NULL, "out of memory");
-    AO_fetch_and_add1(&cell->blocks_allocated);
+    petal_atomic_fetch_add(&cell->blocks_allocated, 1);
     fz_entries(block)[0] = first;
     block->flags[0] = PETAL_SLOT_READY; /* plain: private until pushed */
     return block;
 }
 
 static void fz_cell_block_free(fz_cell *cell, petal_block *block) {
-    AO_fetch_and_add1(&cell->blocks_freed);
+    petal_atomic_fetch_add(&cell->blocks_freed, 1);
     petal_block_free(block);
 }
 
@@ -389,18 +389,18 @@ static void fz_cell_subscribe(fz_cell *cell, fz_record *record, int yield) {
             fz_run(record);
             return;
         case PETAL_RESERVED_INLINE:
-            FZ_CHECK(AO_fetch_and_add1(&cell->inline_reserved) == 0, "the inline slot was reserved twice");
+            FZ_CHECK(petal_atomic_fetch_add(&cell->inline_reserved, 1) == 0, "the inline slot was reserved twice");
             cell->inline_entry = record;
             if (yield) sched_yield();
             if (petal_slot_commit(&cell->cell.slot_flag)) goto subscribed;
-            AO_fetch_and_add1(&cell->inline_refused);
+            petal_atomic_fetch_add(&cell->inline_refused, 1);
             break; /* skipped: the record is still ours; reserve again */
         case PETAL_RESERVED_SLOT: {
             petal_block *block = reservation.block;
             fz_entries(block)[reservation.index] = record;
             if (yield) sched_yield();
             if (petal_slot_commit(&block->flags[reservation.index])) goto subscribed;
-            AO_fetch_and_add1(&cell->refused);
+            petal_atomic_fetch_add(&cell->refused, 1);
             if (petal_block_leave(block)) fz_cell_block_free(cell, block);
             break;
         }
@@ -439,7 +439,7 @@ static void fz_cell_deliver_blocks(fz_cell *cell, petal_word taken) {
             else stragglers++;
         }
         FZ_CHECK(owned || stragglers == 0, "a caller-owned waiter was skipped");
-        AO_fetch_and_add(&cell->skipped, stragglers);
+        petal_atomic_fetch_add(&cell->skipped, stragglers);
         if (owned && petal_block_finish(block, stragglers)) fz_cell_block_free(cell, block);
         block = next;
     }
@@ -449,7 +449,7 @@ static void fz_cell_deliver_blocks(fz_cell *cell, petal_word taken) {
 static int fz_cell_deliver_batch(fz_cell *cell, fz_held *held) {
     if (held->first && petal_word_includes_inline(held->batch)) {
         if (petal_slot_settle(&cell->cell.slot_flag)) fz_run(cell->inline_entry);
-        else AO_fetch_and_add1(&cell->inline_skipped);
+        else petal_atomic_fetch_add(&cell->inline_skipped, 1);
     }
     fz_cell_deliver_blocks(cell, held->batch);
     petal_word more = petal_cell_take_more(&cell->cell);
@@ -486,10 +486,10 @@ static int fz_cell_claim(fz_thread *me, fz_target *target, fz_held *held, unsign
         return 0;
     }
     FZ_CHECK(!knew, "a claim won on a cell this thread knew was claimed");
-    FZ_CHECK(AO_fetch_and_add1_full(&target->wins) == 0, "two claims won the same cell");
+    FZ_CHECK(petal_atomic_fetch_add_full(&target->wins, 1) == 0, "two claims won the same cell");
     held->kind = kind & PETAL_KIND_MAX;
     cell->outcome = fz_outcome(me->state, held->kind); /* ours alone until publish releases it */
-    AO_store(&target->winner, cell->outcome);
+    petal_atomic_store(&target->winner, cell->outcome);
     held->claimed = 1;
     fz_learn(me, target, 0);
     return 1;
@@ -542,8 +542,8 @@ static int fz_future_resolve(fz_thread *me, fz_target *target, unsigned how, uns
     }
     if (rc == PETAL_OK) {
         FZ_CHECK(!knew, "a resolve won on a future this thread knew was resolved");
-        FZ_CHECK(AO_fetch_and_add1_full(&target->wins) == 0, "two resolves of one future won");
-        AO_store(&target->winner, outcome);
+        FZ_CHECK(petal_atomic_fetch_add_full(&target->wins, 1) == 0, "two resolves of one future won");
+        petal_atomic_store(&target->winner, outcome);
         /* Delivered when a top-level resolve returns; from a callback, maybe only deferred. */
         fz_learn(me, target, petal_trampoline_depth() == 0);
     } else {
@@ -833,7 +833,7 @@ static void fz_op_chain(fz_thread *me, unsigned a, unsigned b, unsigned c) {
     FZ_CHECK(petal_trampoline_depth() == 0, "the trampoline was not idle after a top-level resolve");
     FZ_CHECK(chain.deepest >= 1 && chain.deepest <= PETAL_TRAMPOLINE_DEPTH, "a chain nested deeper than the trampoline allows");
     for (unsigned i = 0; i < chain.length; i++) {
-        FZ_CHECK(AO_load(&records[i]->runs) == 1, "a chain link had not run when its head's resolve returned");
+        FZ_CHECK(petal_atomic_load(&records[i]->runs) == 1, "a chain link had not run when its head's resolve returned");
         FZ_CHECK(petal_word_is_resolved(petal_cell_load(petal_future_cell(links[i]))), "a chain link was still delivering after its head's resolve returned");
         free(links[i]);
         records[i]->chain = NULL;
@@ -865,16 +865,16 @@ static void fz_op_private_new(fz_thread *me, unsigned a, unsigned b, unsigned c)
     me->private_future = future;
     me->private_target = target;
     me->private_mailbox = a % FZ_MAILBOXES;
-    me->private_posted = AO_compare_and_swap_full(&me->state->mailboxes[me->private_mailbox], 0, (AO_t)target);
+    me->private_posted = petal_atomic_cas_full(&me->state->mailboxes[me->private_mailbox], 0, (petal_word)target);
 }
 
 /* Takes a mailbox's future and resolves it; never touches it again. */
 static void fz_op_mailbox_take(fz_thread *me, unsigned a, unsigned b, unsigned c) {
-    volatile AO_t *mailbox = &me->state->mailboxes[a % FZ_MAILBOXES];
-    AO_t seen = AO_load(mailbox);
+    volatile petal_word *mailbox = &me->state->mailboxes[a % FZ_MAILBOXES];
+    petal_word seen = petal_atomic_load(mailbox);
     while (seen != 0) {
         /* FULL: the owner's subscriptions (and its target) happen before our resolve. */
-        AO_t previous = AO_fetch_compare_and_swap_full(mailbox, seen, 0);
+        petal_word previous = petal_atomic_fetch_cas_full(mailbox, seen, 0);
         if (previous == seen) break;
         seen = previous;
     }
@@ -891,7 +891,7 @@ static void fz_private_finish(fz_thread *me, unsigned how) {
     fz_target *target = me->private_target;
     if (future == NULL) return;
     int ours = !me->private_posted ||
-               AO_compare_and_swap_full(&me->state->mailboxes[me->private_mailbox], (AO_t)target, 0);
+               petal_atomic_cas_full(&me->state->mailboxes[me->private_mailbox], (petal_word)target, 0);
     if (ours) {
         FZ_CHECK(fz_future_resolve(me, target, 3, 0) == PETAL_OK, "a future nobody else could resolve was resolved");
     } else {
@@ -946,7 +946,7 @@ static void fz_op_cell_reserve(fz_thread *me, fz_target *target, fz_held *held, 
         fz_run(record);
         return;
     case PETAL_RESERVED_INLINE:
-        FZ_CHECK(AO_fetch_and_add1(&cell->inline_reserved) == 0, "the inline slot was reserved twice");
+        FZ_CHECK(petal_atomic_fetch_add(&cell->inline_reserved, 1) == 0, "the inline slot was reserved twice");
         cell->inline_entry = record;
         held->reserved = PETAL_RESERVED_INLINE;
         break;
@@ -972,10 +972,10 @@ static void fz_op_cell_commit(fz_thread *me, fz_target *target, fz_held *held) {
     held->record = NULL;
     if (held->reserved == PETAL_RESERVED_INLINE) {
         if (petal_slot_commit(&cell->cell.slot_flag)) return;
-        AO_fetch_and_add1(&cell->inline_refused);
+        petal_atomic_fetch_add(&cell->inline_refused, 1);
     } else {
         if (petal_slot_commit(&held->block->flags[held->index])) return;
-        AO_fetch_and_add1(&cell->refused);
+        petal_atomic_fetch_add(&cell->refused, 1);
         if (petal_block_leave(held->block)) fz_cell_block_free(cell, held->block);
     }
     record->sequence = target->next_sequence[me->identity]++;
@@ -1133,7 +1133,7 @@ static void fz_finalise(fz_state *state) {
     fz_self = me;
     for (unsigned i = 0; i < FZ_FUTURES; i++) {
         fz_target *target = &state->shared[i];
-        AO_t wins = AO_load(&target->wins);
+        petal_word wins = petal_atomic_load(&target->wins);
         int rc = fz_future_resolve(me, target, 3, 0);
         FZ_CHECK((rc == PETAL_OK) == (wins == 0), "a pending future could not be resolved after the join, or a resolved one could");
     }
@@ -1150,7 +1150,7 @@ static int fz_record_order(const void *left, const void *right) {
 static void fz_verify(fz_state *state) {
     for (unsigned i = 0; i < FZ_SHARED; i++) {
         fz_target *target = &state->shared[i];
-        FZ_CHECK(AO_load(&target->wins) == 1, "a shared future or cell was not resolved exactly once");
+        FZ_CHECK(petal_atomic_load(&target->wins) == 1, "a shared future or cell was not resolved exactly once");
         petal_word word = target->is_cell ? petal_cell_load(&target->cell->cell) : petal_cell_load(petal_future_cell(target->future));
         FZ_CHECK(word == PETAL_PHASE_RESOLVED, "a word was not RESOLVED with an empty list after everything ran");
         if (!target->is_cell) {
@@ -1159,17 +1159,17 @@ static void fz_verify(fz_state *state) {
         } else {
             fz_cell *cell = target->cell;
             FZ_CHECK(cell->outcome == target->winner, "a cell's outcome is not its winner's");
-            FZ_CHECK(AO_load(&cell->blocks_allocated) == AO_load(&cell->blocks_freed), "a cell's blocks were not all freed exactly once");
-            FZ_CHECK(AO_load(&cell->skipped) == AO_load(&cell->refused), "skipped block slots and refused commits differ");
-            FZ_CHECK(AO_load(&cell->inline_refused) <= AO_load(&cell->inline_skipped), "an inline commit was refused that the deliverer never skipped");
-            FZ_CHECK(AO_load(&cell->inline_skipped) <= 1, "the inline slot was skipped twice");
+            FZ_CHECK(petal_atomic_load(&cell->blocks_allocated) == petal_atomic_load(&cell->blocks_freed), "a cell's blocks were not all freed exactly once");
+            FZ_CHECK(petal_atomic_load(&cell->skipped) == petal_atomic_load(&cell->refused), "skipped block slots and refused commits differ");
+            FZ_CHECK(petal_atomic_load(&cell->inline_refused) <= petal_atomic_load(&cell->inline_skipped), "an inline commit was refused that the deliverer never skipped");
+            FZ_CHECK(petal_atomic_load(&cell->inline_skipped) <= 1, "the inline slot was skipped twice");
         }
     }
     static fz_record *sorted[FZ_RECORDS];
     for (unsigned t = 0; t < FZ_IDENTITIES; t++) {
         fz_thread *thread = &state->thread[t];
         for (unsigned i = 0; i < thread->target_count; i++) {
-            FZ_CHECK(AO_load(&thread->targets[i].wins) == 1, "a private future was not resolved exactly once");
+            FZ_CHECK(petal_atomic_load(&thread->targets[i].wins) == 1, "a private future was not resolved exactly once");
         }
         for (unsigned i = 0; i < thread->observation_count; i++) {
             fz_observation *seen = &thread->observations[i];
@@ -1177,7 +1177,7 @@ static void fz_verify(fz_state *state) {
         }
         for (unsigned i = 0; i < thread->record_count; i++) {
             fz_record *record = &thread->records[i];
-            FZ_CHECK(AO_load(&record->runs) == (AO_t)record->registered, "a callback did not run exactly once");
+            FZ_CHECK(petal_atomic_load(&record->runs) == (petal_word)record->registered, "a callback did not run exactly once");
             FZ_CHECK(!record->registered || record->seen == 0 || record->seen == record->target->winner, "a callback saw another outcome than the winner's");
             sorted[i] = record;
         }
@@ -1214,7 +1214,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (unsigned t = 0; t < state->threads; t++) {
         FZ_CHECK(state->thread[t].private_future == NULL, "a worker left its private future unfinished");
     }
-    for (unsigned m = 0; m < FZ_MAILBOXES; m++) FZ_CHECK(AO_load(&state->mailboxes[m]) == 0, "a mailbox still held a future");
+    for (unsigned m = 0; m < FZ_MAILBOXES; m++) FZ_CHECK(petal_atomic_load(&state->mailboxes[m]) == 0, "a mailbox still held a future");
     fz_finalise(state);
     fz_verify(state);
     fz_teardown(state);

@@ -4,11 +4,13 @@
  * stack-safe; a diagnostic.
  *
  * This is the header Petal installs. It includes standard headers only and compiles as C11 and
- * as C++11 or later: a C program needs Petal's include directory and nothing else, libatomic_ops
- * included. Under it lies the lock-free core, which the library compiles and the Swift module
- * inlines, in headers that are not installed for C users (they need libatomic_ops):
+ * as C++11 or later: a C program needs Petal's include directory and nothing else, whichever
+ * atomics the library was built on. Under it lies the lock-free core, which the library compiles
+ * and the Swift module inlines, in headers that are not installed for C users (they need the
+ * atomics):
  *
- *   petal_atomics.h           libatomic_ops, the word type, the Swift facade's side words
+ *   petal_atomics.h           the atomics (libatomic_ops or C11), the word type, the Swift
+ *                             facade's side words
  *   petal_cell_layout.h       the cell's word, bit by bit, and the waiter block
  *   petal_cell.h              the cell protocol: its phases, transitions and memory orderings
  *   petal_trampoline_state.h  the trampoline's thread-local state and its inline fast paths
@@ -139,7 +141,7 @@ typedef struct petal_callback_slot {
 
 /* STORAGE YOU ALLOCATE, CONTENTS THE CORE OWNS. C programs allocate futures and waiters
    themselves (static, automatic, inside their own structs, malloc), so their size and alignment
-   are ABI; what is inside belongs to the lock-free core, whose types need libatomic_ops. Both
+   are ABI; what is inside belongs to the lock-free core, whose types need its atomics. Both
    are therefore declared here as bytes of exactly the core's size and alignment, not as opaque
    types, which would cost every future an allocation by the library. The core reads and writes
    those bytes only through its own view of them (petal_future_state.h), in functions compiled
@@ -238,6 +240,10 @@ PETAL_API int petal_future_wait(petal_future *future, const struct timespec *dea
 /* The bytes the allocator reserved for a heap block (0 where the platform cannot say), so tests
    can pin the size of the objects that carry cells. */
 PETAL_API size_t petal_allocation_size(const void *block);
+
+/* The atomics the library was built on: "libatomic_ops" or "C11" (see petal_atomics.h). The
+   choice changes no layout and no behaviour; tests and bug reports ask which one ran. */
+PETAL_API const char *petal_atomics_backend(void);
 
 #ifdef __cplusplus
 }

@@ -1,31 +1,74 @@
 /*
- * petal_atomics.h - the atomics under Petal's core and its Swift facade: libatomic_ops, Petal's
- * name for its word, and the side words the Swift facade runs its own state machines on.
+ * petal_atomics.h - the atomics under Petal's core and its Swift facade: the word type, the few
+ * atomic operations the core uses (petal_atomic_*), and the side words the Swift facade runs its
+ * own state machines on.
  *
  * Internal: the C API (petal.h) needs none of it, so Petal installs it only next to the Swift
  * module, whose inlinable code calls it, never in the C include directory. Every operation here
- * inlines to an instruction: a program linking libpetal needs libatomic_ops' headers to compile
- * the core, not its library to run it (cmake/CheckAtomicsInline.cmake checks the libraries).
+ * is static inline and compiles to an instruction: a program linking libpetal needs the atomics'
+ * headers to compile the core, not a library to run it (cmake/CheckAtomicsInline.cmake checks
+ * the libraries). Swift calls these wrappers, never a backend's own names.
+ *
+ * TWO BACKENDS, ONE SET OF OPERATIONS
+ *
+ *   libatomic_ops  petal_atomics_ao.h   the default wherever <atomic_ops.h> is found (the Linux
+ *                                       packages libatomic-ops-dev, libatomic_ops-devel)
+ *   C11            petal_atomics_c11.h  <stdatomic.h>, wherever it is not (Apple platforms, the
+ *                                       static musl SDK), or when PETAL_ATOMICS_C11 is defined
+ *
+ * PETAL_ATOMICS_C11 forces C11 (it wins over everything); PETAL_ATOMICS_ATOMIC_OPS forces
+ * libatomic_ops, failing to compile where it is missing rather than quietly falling back. The
+ * build systems set them: CMake's PETAL_ATOMICS option, SwiftPM's C11Atomics trait (through
+ * petal_atomics_choice.h). Both backends give each operation the same ordering, named by its
+ * suffix as in libatomic_ops: none (relaxed), _acquire, _release, _full (a full barrier: C11's
+ * seq_cst); a failed CAS orders like a load of the same suffix. Both keep words as plain size_t
+ * in memory, so every layout is the same on both.
+ *
+ *   petal_atomic_load[_acquire|_full]               a word
+ *   petal_atomic_store[_release]
+ *   petal_atomic_fetch_add[_release|_full]          returns the value before
+ *   petal_atomic_cas_{acquire,release,full}         1 if it swapped
+ *   petal_atomic_fetch_cas[_full]                   returns the value seen (old if it swapped)
+ *   petal_atomic_uint_load_acquire                  an unsigned (commit flags)
+ *   petal_atomic_uint_cas_release
+ *   petal_atomic_uint_fetch_cas_full
  */
 #ifndef PETAL_ATOMICS_H
 #define PETAL_ATOMICS_H
 
 #include "petal.h"
 
-#include <atomic_ops.h>
+/* SwiftPM's C11Atomics trait puts this header on the include path (Package.swift says why). */
+#if defined(__has_include)
+#  if __has_include(<petal_atomics_choice.h>)
+#    include <petal_atomics_choice.h>
+#  endif
+#endif
+
+#if defined(PETAL_ATOMICS_C11)
+#  include "petal_atomics_c11.h"
+#elif defined(PETAL_ATOMICS_ATOMIC_OPS)
+#  include "petal_atomics_ao.h"
+#elif defined(__has_include)
+#  if __has_include(<atomic_ops.h>)
+#    include "petal_atomics_ao.h"
+#  else
+#    include "petal_atomics_c11.h"
+#  endif
+#else
+/* A compiler too old to ask: libatomic_ops, as before there was a choice. */
+#  include "petal_atomics_ao.h"
+#endif
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* libatomic_ops spells its word type as a macro; Swift and C++ users get a real type name. */
-typedef AO_t petal_word;
-
 /* ------------------------------------------------------------------------------------------- */
 /* Side words: small atomics for the Swift facade's own state machines (a job's state, a        */
-/* future's cancellation-request word). Swift cannot apply AO_* to its own memory by itself,    */
-/* and Synchronization.Atomic is invisible to ThreadSanitizer; these are, and inline to one      */
-/* instruction. The caller keeps the word at a stable address (never a stored property).        */
+/* future's cancellation-request word). Synchronization.Atomic is invisible to ThreadSanitizer */
+/* (and needs macOS 15); these are not, and inline to one instruction. The caller keeps the     */
+/* word at a stable address (never a stored property).                                          */
 /* ------------------------------------------------------------------------------------------- */
 
 /* A machine word for a state machine owned by the Swift facade. */
@@ -36,7 +79,7 @@ typedef struct petal_atomic_word {
 /* ACQUIRE: whatever the thread that stored the value seen wrote before its (FULL) CAS is
    visible to the reader, so a state read here can be acted on. */
 PETAL_INLINE petal_word petal_atomic_word_load(const petal_atomic_word *word) {
-    return AO_load_acquire((const volatile AO_t *)&word->value);
+    return petal_atomic_load_acquire(&word->value);
 }
 
 /* Replaces *expected with desired if the word still holds it; returns 1 if it did, otherwise 0
@@ -44,7 +87,7 @@ PETAL_INLINE petal_word petal_atomic_word_load(const petal_atomic_word *word) {
    before it (release) and sees what earlier transitions published (acquire). */
 PETAL_INLINE int petal_atomic_word_exchange(petal_atomic_word *word, petal_word *expected,
                                              petal_word desired) {
-    petal_word seen = AO_fetch_compare_and_swap_full(&word->value, *expected, desired);
+    petal_word seen = petal_atomic_fetch_cas_full(&word->value, *expected, desired);
     if (seen == *expected) return 1;
     *expected = seen;
     return 0;
@@ -57,15 +100,28 @@ typedef struct petal_atomic_u32 {
 
 /* ACQUIRE, as petal_atomic_word_load. */
 PETAL_INLINE unsigned petal_atomic_u32_load(const petal_atomic_u32 *word) {
-    return AO_int_load_acquire((const volatile unsigned *)&word->value);
+    return petal_atomic_uint_load_acquire(&word->value);
 }
 
 /* FULL, as petal_atomic_word_exchange. */
 PETAL_INLINE int petal_atomic_u32_exchange(petal_atomic_u32 *word, unsigned *expected, unsigned desired) {
-    unsigned seen = AO_int_fetch_compare_and_swap_full(&word->value, *expected, desired);
+    unsigned seen = petal_atomic_uint_fetch_cas_full(&word->value, *expected, desired);
     if (seen == *expected) return 1;
     *expected = seen;
     return 0;
+}
+
+/* RELAXED: atomic, but ordered with nothing else. For a flag whose readers want only its own
+   value, because whatever they read beside it is ordered by other means (a future's failure
+   word: written before the cell's publish or after an acquire of it, read after the last
+   release of the future). */
+PETAL_INLINE unsigned petal_atomic_u32_load_relaxed(const petal_atomic_u32 *word) {
+    return petal_atomic_uint_load(&word->value);
+}
+
+/* RELAXED, as petal_atomic_u32_load_relaxed. */
+PETAL_INLINE void petal_atomic_u32_store_relaxed(petal_atomic_u32 *word, unsigned value) {
+    petal_atomic_uint_store(&word->value, value);
 }
 
 #ifdef __cplusplus

@@ -103,7 +103,7 @@ PETAL_INLINE void petal_cell_init_resolved(petal_cell *cell, unsigned kind) {
    written before publish visible to the reader, which is the whole synchronisation of the
    outcome. */
 PETAL_INLINE petal_word petal_cell_load(const petal_cell *cell) {
-    return AO_load_acquire((const volatile AO_t *)&cell->word);
+    return petal_atomic_load_acquire(&cell->word);
 }
 
 /* The outcome kind; only after petal_cell_load saw petal_word_has_outcome. */
@@ -138,7 +138,7 @@ PETAL_INLINE int petal_cell_reserve(petal_cell *cell, petal_reservation *reserva
         /* ACQUIRE: the block whose slot this takes may sit at a reused address, pushed by
            another thread after this thread's load; the CAS reads that push's word, and
            acquiring it orders the block's initialisation before the slot is written. */
-        if (AO_compare_and_swap_acquire(&cell->word, old, old + PETAL_COUNT_ONE)) {
+        if (petal_atomic_cas_acquire(&cell->word, old, old + PETAL_COUNT_ONE)) {
             reservation->observed = old + PETAL_COUNT_ONE;
             if (inline_slot) return PETAL_RESERVED_INLINE;
             reservation->block = head;
@@ -156,7 +156,7 @@ PETAL_INLINE int petal_cell_reserve(petal_cell *cell, petal_reservation *reserva
    petal_block_leave for a block slot, and reserves again. RELEASE: the callback written into
    the slot happens before the deliverer can see READY. */
 PETAL_INLINE int petal_slot_commit(volatile unsigned *flag) {
-    return AO_int_compare_and_swap_release(flag, PETAL_SLOT_EMPTY, PETAL_SLOT_READY);
+    return petal_atomic_uint_cas_release(flag, PETAL_SLOT_EMPTY, PETAL_SLOT_READY);
 }
 
 /* Pushes `block` as the newest, with its first slot filled and READY, if the word is still
@@ -171,7 +171,7 @@ PETAL_INLINE int petal_cell_push(petal_cell *cell, petal_block *block, const pet
     block->next = petal_word_list(old);
     block->below = petal_word_count(old);
     petal_word pushed = (petal_word)(uintptr_t)block | PETAL_COUNT_ONE | (old & (PETAL_PHASE_MASK | PETAL_PARKED));
-    return AO_compare_and_swap_release(&cell->word, old, pushed);
+    return petal_atomic_cas_release(&cell->word, old, pushed);
 }
 
 /* Pushes a caller-owned single waiter (a block of capacity 1, its slot filled and READY) that
@@ -188,7 +188,7 @@ PETAL_INLINE int petal_cell_push_waiter(petal_cell *cell, petal_block *block) {
         block->below = petal_word_count(old);
         petal_word pushed = (petal_word)(uintptr_t)block | ((petal_word)PETAL_BLOCK_FULL << PETAL_COUNT_SHIFT) |
                             (old & (PETAL_PHASE_MASK | PETAL_PARKED));
-        if (AO_compare_and_swap_release(&cell->word, old, pushed)) return PETAL_SUBSCRIBED;
+        if (petal_atomic_cas_release(&cell->word, old, pushed)) return PETAL_SUBSCRIBED;
         old = petal_cell_load(cell); /* ACQUIRE, as in reserve */
     }
 }
@@ -196,10 +196,10 @@ PETAL_INLINE int petal_cell_push_waiter(petal_cell *cell, petal_block *block) {
 /* Claims the right to resolve. Exactly one caller per cell gets 1; every other call gets 0 and
    must not touch the outcome memory. No ordering: the winner publishes later with FULL. */
 PETAL_INLINE int petal_cell_claim(petal_cell *cell) {
-    petal_word old = AO_load((volatile AO_t *)&cell->word);
+    petal_word old = petal_atomic_load(&cell->word);
     for (;;) {
         if ((old & PETAL_PHASE_MASK) != PETAL_PHASE_PENDING) return 0;
-        petal_word seen = AO_fetch_compare_and_swap(&cell->word, old, old | PETAL_PHASE_CLAIMED);
+        petal_word seen = petal_atomic_fetch_cas(&cell->word, old, old | PETAL_PHASE_CLAIMED);
         if (seen == old) return 1;
         old = seen;
     }
@@ -213,13 +213,13 @@ PETAL_INLINE int petal_cell_claim(petal_cell *cell) {
    petal_word_has_parked() says so the caller wakes the waiters. */
 PETAL_INLINE petal_word petal_cell_publish(petal_cell *cell, unsigned kind) {
     cell->kind = kind; /* published by the CAS below */
-    petal_word old = AO_load((volatile AO_t *)&cell->word);
+    petal_word old = petal_atomic_load(&cell->word);
     for (;;) {
         petal_word next = petal_word_has_waiters(old) ? PETAL_PHASE_DELIVERING | (old & PETAL_PARKED)
                                                        : PETAL_PHASE_RESOLVED;
         /* FULL: release publishes the outcome; acquire takes the blocks' contents (see top).
-           With the __atomic backend this is an acq_rel CAS. */
-        petal_word seen = AO_fetch_compare_and_swap_full(&cell->word, old, next);
+           On the C11 backend, a seq_cst CAS (petal_atomics_c11.h says why not acq_rel). */
+        petal_word seen = petal_atomic_fetch_cas_full(&cell->word, old, next);
         if (seen == old) return old;
         old = seen;
     }
@@ -230,8 +230,8 @@ PETAL_INLINE petal_word petal_cell_publish(petal_cell *cell, unsigned kind) {
    will be refused, and it takes the callback back (a straggler). ACQUIRE on the load (READY:
    the callback is visible); FULL on the CAS, which decides against the commit. */
 PETAL_INLINE int petal_slot_settle(volatile unsigned *flag) {
-    if (AO_int_load_acquire(flag) == PETAL_SLOT_READY) return 1;
-    return AO_int_fetch_compare_and_swap_full(flag, PETAL_SLOT_EMPTY, PETAL_SLOT_SKIPPED) == PETAL_SLOT_READY;
+    if (petal_atomic_uint_load_acquire(flag) == PETAL_SLOT_READY) return 1;
+    return petal_atomic_uint_fetch_cas_full(flag, PETAL_SLOT_EMPTY, PETAL_SLOT_SKIPPED) == PETAL_SLOT_READY;
 }
 
 /* Reverses a taken word's list (newest first) into subscription order (oldest first), and
@@ -264,14 +264,14 @@ PETAL_INLINE unsigned petal_block_reserved(const petal_block *block) {
    party's last access to the block happens before whoever frees it. */
 PETAL_INLINE int petal_block_finish(petal_block *block, unsigned stragglers) {
     if (stragglers == 0) return 1;
-    petal_word before = AO_fetch_and_add_full(&block->refs, (petal_word)stragglers);
+    petal_word before = petal_atomic_fetch_add_full(&block->refs, (petal_word)stragglers);
     return before + stragglers == 0;
 }
 
 /* A straggler has taken its callback back from `block`: returns 1 if it must free the block
    (the deliverer and every other straggler are done with it). FULL, as petal_block_finish. */
 PETAL_INLINE int petal_block_leave(petal_block *block) {
-    petal_word before = AO_fetch_and_add_full(&block->refs, (petal_word)-1);
+    petal_word before = petal_atomic_fetch_add_full(&block->refs, (petal_word)-1);
     return before == 1;
 }
 
@@ -280,13 +280,13 @@ PETAL_INLINE int petal_block_leave(petal_block *block) {
    of this word); if not, the cell is now RESOLVED, and if petal_word_has_parked() says so the
    caller wakes the sleepers. */
 PETAL_INLINE petal_word petal_cell_take_more(petal_cell *cell) {
-    petal_word old = AO_load((volatile AO_t *)&cell->word);
+    petal_word old = petal_atomic_load(&cell->word);
     for (;;) {
         petal_word next = petal_word_list(old) != NULL ? PETAL_PHASE_DELIVERING | (old & PETAL_PARKED)
                                                        : PETAL_PHASE_RESOLVED;
         /* FULL: acquire takes the late blocks' contents; release orders every callback delivered
            so far before any subscriber that sees RESOLVED and runs its own. */
-        petal_word seen = AO_fetch_compare_and_swap_full(&cell->word, old, next);
+        petal_word seen = petal_atomic_fetch_cas_full(&cell->word, old, next);
         if (seen == old) return old;
         old = seen;
     }
@@ -302,7 +302,7 @@ PETAL_INLINE int petal_cell_park(petal_cell *cell) {
     for (;;) {
         if (petal_word_is_resolved(old)) return 0;
         if (petal_word_has_parked(old)) return 1;
-        petal_word seen = AO_fetch_compare_and_swap_full(&cell->word, old, old | PETAL_PARKED);
+        petal_word seen = petal_atomic_fetch_cas_full(&cell->word, old, old | PETAL_PARKED);
         if (seen == old) return 1;
         old = seen;
     }

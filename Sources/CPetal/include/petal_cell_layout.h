@@ -8,7 +8,7 @@
  *
  * THE CELL
  *
- *   A cell is one machine word (petal_word, libatomic_ops' AO_t) plus two small side fields:
+ *   A cell is one machine word (petal_word: a size_t, on either atomics backend) plus two small side fields:
  *   the outcome kind and the commit flag of the container's inline waiter slot.
  *
  *     word bits 0-1   the phase: PENDING, CLAIMED, RESOLVED, DELIVERING (bit 1: HAS_OUTCOME)

@@ -3,10 +3,10 @@
  * what a petal_future and a petal_waiter hold, in the core's own types.
  *
  * petal.h declares both as byte arrays of the right size and alignment, so that a C program
- * can allocate them without libatomic_ops (see "STORAGE YOU ALLOCATE" there). The core reaches
- * that memory only through the views below, in functions compiled into the library, and always
- * through the same view for the same object: every byte is read with the type the core wrote
- * it with, and a program's own code never touches it. petal_future.c checks with
+ * can allocate them without the core's atomics (see "STORAGE YOU ALLOCATE" there). The core
+ * reaches that memory only through the views below, in functions compiled into the library, and
+ * always through the same view for the same object: every byte is read with the type the core
+ * wrote it with, and a program's own code never touches it. petal_future.c checks with
  * _Static_assert that each view has exactly the size and alignment of the storage it stands
  * for.
  *

@@ -1,0 +1,91 @@
+/*
+ * petal_atomics_ao.h - the libatomic_ops backend of petal_atomics.h: each petal_atomic_*
+ * operation is the libatomic_ops operation of the same ordering suffix.
+ *
+ * Included only by petal_atomics.h, which chose it (a textual header of the Clang module
+ * CPetal: the module must build where <atomic_ops.h> is missing and this header is never used).
+ */
+#ifndef PETAL_ATOMICS_AO_H
+#define PETAL_ATOMICS_AO_H
+
+#ifndef PETAL_ATOMICS_H
+#  error "include petal_atomics.h, which chooses the backend"
+#endif
+
+#include <atomic_ops.h>
+
+/* What petal_atomics_backend() and PETAL_ATOMICS_BACKEND report. */
+#define PETAL_ATOMICS_BACKEND "libatomic_ops"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* libatomic_ops spells its word type as a macro for size_t; Swift and C++ users get a real type
+   name, and the C11 backend declares the very same type, so Swift sees one petal_word (Int). */
+typedef AO_t petal_word;
+
+/* The orderings are libatomic_ops' own, named by the suffix: see petal_atomics.h. */
+
+PETAL_INLINE petal_word petal_atomic_load(const volatile petal_word *word) {
+    return AO_load(word);
+}
+PETAL_INLINE petal_word petal_atomic_load_acquire(const volatile petal_word *word) {
+    return AO_load_acquire(word);
+}
+PETAL_INLINE petal_word petal_atomic_load_full(const volatile petal_word *word) {
+    return AO_load_full(word);
+}
+PETAL_INLINE void petal_atomic_store(volatile petal_word *word, petal_word value) {
+    AO_store(word, value);
+}
+PETAL_INLINE void petal_atomic_store_release(volatile petal_word *word, petal_word value) {
+    AO_store_release(word, value);
+}
+PETAL_INLINE petal_word petal_atomic_fetch_add(volatile petal_word *word, petal_word delta) {
+    return AO_fetch_and_add(word, delta);
+}
+PETAL_INLINE petal_word petal_atomic_fetch_add_release(volatile petal_word *word, petal_word delta) {
+    return AO_fetch_and_add_release(word, delta);
+}
+PETAL_INLINE petal_word petal_atomic_fetch_add_full(volatile petal_word *word, petal_word delta) {
+    return AO_fetch_and_add_full(word, delta);
+}
+PETAL_INLINE int petal_atomic_cas_acquire(volatile petal_word *word, petal_word old, petal_word desired) {
+    return AO_compare_and_swap_acquire(word, old, desired);
+}
+PETAL_INLINE int petal_atomic_cas_release(volatile petal_word *word, petal_word old, petal_word desired) {
+    return AO_compare_and_swap_release(word, old, desired);
+}
+PETAL_INLINE int petal_atomic_cas_full(volatile petal_word *word, petal_word old, petal_word desired) {
+    return AO_compare_and_swap_full(word, old, desired);
+}
+PETAL_INLINE petal_word petal_atomic_fetch_cas(volatile petal_word *word, petal_word old, petal_word desired) {
+    return AO_fetch_compare_and_swap(word, old, desired);
+}
+PETAL_INLINE petal_word petal_atomic_fetch_cas_full(volatile petal_word *word, petal_word old,
+                                                    petal_word desired) {
+    return AO_fetch_compare_and_swap_full(word, old, desired);
+}
+
+PETAL_INLINE unsigned petal_atomic_uint_load_acquire(const volatile unsigned *word) {
+    return AO_int_load_acquire(word);
+}
+PETAL_INLINE int petal_atomic_uint_cas_release(volatile unsigned *word, unsigned old, unsigned desired) {
+    return AO_int_compare_and_swap_release(word, old, desired);
+}
+PETAL_INLINE unsigned petal_atomic_uint_fetch_cas_full(volatile unsigned *word, unsigned old, unsigned desired) {
+    return AO_int_fetch_compare_and_swap_full(word, old, desired);
+}
+PETAL_INLINE unsigned petal_atomic_uint_load(const volatile unsigned *word) {
+    return AO_int_load(word);
+}
+PETAL_INLINE void petal_atomic_uint_store(volatile unsigned *word, unsigned value) {
+    AO_int_store(word, value);
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PETAL_ATOMICS_AO_H */

@@ -1,0 +1,167 @@
+/*
+ * petal_atomics_c11.h - the C11 <stdatomic.h> backend of petal_atomics.h, for platforms without
+ * libatomic_ops (Apple's, the static musl SDK) or when PETAL_ATOMICS_C11 asks for it.
+ *
+ * Each operation keeps exactly the ordering of the libatomic_ops operation it stands for, so
+ * the protocol's reasoning (petal_cell.h) and its model (Tests/Model) hold on both backends
+ * unchanged. libatomic_ops' suffixes map to C11 orders as follows:
+ *
+ *   (none)    atomic, orders nothing else             memory_order_relaxed
+ *   _acquire  later accesses stay after it             memory_order_acquire
+ *   _release  earlier accesses stay before it          memory_order_release
+ *   _full     a full barrier: every earlier access     memory_order_seq_cst: the only C11 order
+ *             stays before it, every later one after    that also keeps a store before a later
+ *                                                       load, which acq_rel allows to swap
+ *
+ * A failed compare-and-swap writes nothing; its ordering is that of the load it still is:
+ * acquire for _acquire (libatomic_ops' own C11 mapping does the same), relaxed for _release
+ * (there is no release load), seq_cst for _full.
+ *
+ * The words stay plain `volatile petal_word` (size_t) in memory, as in the libatomic_ops
+ * backend: the structs that hold them have one layout whatever the backend, and Swift, which
+ * cannot import _Atomic types, declares and reads them. Each operation views its word as
+ * _Atomic(petal_word), which the assertions below prove has the same size and alignment, and
+ * lock-free, so nothing here calls libatomic (CheckAtomicsInline.cmake checks the libraries).
+ *
+ * Included only by petal_atomics.h (a textual header of the Clang module CPetal).
+ */
+#ifndef PETAL_ATOMICS_C11_H
+#define PETAL_ATOMICS_C11_H
+
+#ifndef PETAL_ATOMICS_H
+#  error "include petal_atomics.h, which chooses the backend"
+#endif
+#ifdef __cplusplus
+#  error "the C11 atomics backend is for C (and Swift's Clang importer): C++ programs use petal.h alone"
+#endif
+
+#include <stdatomic.h>
+#include <stddef.h>
+
+/* What petal_atomics_backend() and PETAL_ATOMICS_BACKEND report. */
+#define PETAL_ATOMICS_BACKEND "C11"
+
+/* The word type of the libatomic_ops backend (AO_t is size_t): one petal_word for Swift (Int),
+   and the same layout for every struct that holds one, whatever the backend. */
+typedef size_t petal_word;
+
+typedef _Atomic(petal_word) petal_c11_word;
+typedef _Atomic(unsigned) petal_c11_uint;
+
+_Static_assert(sizeof(petal_c11_word) == sizeof(petal_word) && _Alignof(petal_c11_word) == _Alignof(petal_word),
+               "an atomic word has the layout of a plain one");
+_Static_assert(sizeof(petal_c11_uint) == sizeof(unsigned) && _Alignof(petal_c11_uint) == _Alignof(unsigned),
+               "an atomic unsigned has the layout of a plain one");
+/* size_t is as wide as a pointer wherever Petal runs (the cell keeps a pointer in its word). */
+_Static_assert(sizeof(petal_word) == sizeof(void *), "a word holds a pointer");
+#if ATOMIC_POINTER_LOCK_FREE != 2 || ATOMIC_INT_LOCK_FREE != 2
+#  error "Petal's C11 backend needs lock-free word and int atomics (no libatomic calls)"
+#endif
+
+/* The atomic view of a word or a flag. A load's word may be const: reading it writes nothing. */
+#define PETAL_C11_WORD(word) ((volatile petal_c11_word *)(word))
+#define PETAL_C11_UINT(word) ((volatile petal_c11_uint *)(word))
+
+/* AO_load: atomic and unordered, so RELAXED. */
+PETAL_INLINE petal_word petal_atomic_load(const volatile petal_word *word) {
+    return atomic_load_explicit(PETAL_C11_WORD(word), memory_order_relaxed);
+}
+
+/* AO_load_acquire: ACQUIRE. */
+PETAL_INLINE petal_word petal_atomic_load_acquire(const volatile petal_word *word) {
+    return atomic_load_explicit(PETAL_C11_WORD(word), memory_order_acquire);
+}
+
+/* AO_load_full: a full barrier, so SEQ_CST (see the top). */
+PETAL_INLINE petal_word petal_atomic_load_full(const volatile petal_word *word) {
+    return atomic_load_explicit(PETAL_C11_WORD(word), memory_order_seq_cst);
+}
+
+/* AO_store: RELAXED. */
+PETAL_INLINE void petal_atomic_store(volatile petal_word *word, petal_word value) {
+    atomic_store_explicit(PETAL_C11_WORD(word), value, memory_order_relaxed);
+}
+
+/* AO_store_release: RELEASE. */
+PETAL_INLINE void petal_atomic_store_release(volatile petal_word *word, petal_word value) {
+    atomic_store_explicit(PETAL_C11_WORD(word), value, memory_order_release);
+}
+
+/* AO_fetch_and_add: RELAXED. */
+PETAL_INLINE petal_word petal_atomic_fetch_add(volatile petal_word *word, petal_word delta) {
+    return atomic_fetch_add_explicit(PETAL_C11_WORD(word), delta, memory_order_relaxed);
+}
+
+/* AO_fetch_and_add_release: RELEASE. */
+PETAL_INLINE petal_word petal_atomic_fetch_add_release(volatile petal_word *word, petal_word delta) {
+    return atomic_fetch_add_explicit(PETAL_C11_WORD(word), delta, memory_order_release);
+}
+
+/* AO_fetch_and_add_full: a full barrier, so SEQ_CST. */
+PETAL_INLINE petal_word petal_atomic_fetch_add_full(volatile petal_word *word, petal_word delta) {
+    return atomic_fetch_add_explicit(PETAL_C11_WORD(word), delta, memory_order_seq_cst);
+}
+
+/* AO_compare_and_swap_acquire: ACQUIRE on success and on failure (see the top). */
+PETAL_INLINE int petal_atomic_cas_acquire(volatile petal_word *word, petal_word old, petal_word desired) {
+    return atomic_compare_exchange_strong_explicit(PETAL_C11_WORD(word), &old, desired, memory_order_acquire,
+                                                   memory_order_acquire);
+}
+
+/* AO_compare_and_swap_release: RELEASE on success; a failure stores nothing to release, and
+   there is no release load, so RELAXED. */
+PETAL_INLINE int petal_atomic_cas_release(volatile petal_word *word, petal_word old, petal_word desired) {
+    return atomic_compare_exchange_strong_explicit(PETAL_C11_WORD(word), &old, desired, memory_order_release,
+                                                   memory_order_relaxed);
+}
+
+/* AO_compare_and_swap_full: a full barrier either way, so SEQ_CST on success and failure. */
+PETAL_INLINE int petal_atomic_cas_full(volatile petal_word *word, petal_word old, petal_word desired) {
+    return atomic_compare_exchange_strong_explicit(PETAL_C11_WORD(word), &old, desired, memory_order_seq_cst,
+                                                   memory_order_seq_cst);
+}
+
+/* AO_fetch_compare_and_swap: RELAXED either way. Returns the value seen (old if it swapped). */
+PETAL_INLINE petal_word petal_atomic_fetch_cas(volatile petal_word *word, petal_word old, petal_word desired) {
+    atomic_compare_exchange_strong_explicit(PETAL_C11_WORD(word), &old, desired, memory_order_relaxed,
+                                            memory_order_relaxed);
+    return old;
+}
+
+/* AO_fetch_compare_and_swap_full: SEQ_CST either way, as petal_atomic_cas_full. */
+PETAL_INLINE petal_word petal_atomic_fetch_cas_full(volatile petal_word *word, petal_word old,
+                                                    petal_word desired) {
+    atomic_compare_exchange_strong_explicit(PETAL_C11_WORD(word), &old, desired, memory_order_seq_cst,
+                                            memory_order_seq_cst);
+    return old;
+}
+
+/* AO_int_load_acquire: ACQUIRE. */
+PETAL_INLINE unsigned petal_atomic_uint_load_acquire(const volatile unsigned *word) {
+    return atomic_load_explicit(PETAL_C11_UINT(word), memory_order_acquire);
+}
+
+/* AO_int_compare_and_swap_release: RELEASE, RELAXED on failure, as petal_atomic_cas_release. */
+PETAL_INLINE int petal_atomic_uint_cas_release(volatile unsigned *word, unsigned old, unsigned desired) {
+    return atomic_compare_exchange_strong_explicit(PETAL_C11_UINT(word), &old, desired, memory_order_release,
+                                                   memory_order_relaxed);
+}
+
+/* AO_int_fetch_compare_and_swap_full: SEQ_CST either way, as petal_atomic_cas_full. */
+PETAL_INLINE unsigned petal_atomic_uint_fetch_cas_full(volatile unsigned *word, unsigned old, unsigned desired) {
+    atomic_compare_exchange_strong_explicit(PETAL_C11_UINT(word), &old, desired, memory_order_seq_cst,
+                                            memory_order_seq_cst);
+    return old;
+}
+
+/* AO_int_load: RELAXED (no suffix, no ordering). */
+PETAL_INLINE unsigned petal_atomic_uint_load(const volatile unsigned *word) {
+    return atomic_load_explicit(PETAL_C11_UINT(word), memory_order_relaxed);
+}
+
+/* AO_int_store: RELAXED (no suffix, no ordering). */
+PETAL_INLINE void petal_atomic_uint_store(volatile unsigned *word, unsigned value) {
+    atomic_store_explicit(PETAL_C11_UINT(word), value, memory_order_relaxed);
+}
+
+#endif /* PETAL_ATOMICS_C11_H */
