@@ -83,8 +83,8 @@ extension FailureStepLogic {
         let error: (any Error)?
         switch kind {
         case .fulfilled: error = nil
-        case .rejected: error = upstream.error.pointee
-        case .cancelled: error = includesIndirectErrors(body) ? upstream.error.pointee : nil
+        case .rejected: error = upstream.observedError
+        case .cancelled: error = includesIndirectErrors(body) ? upstream.observedError : nil
         }
         guard let error else {
             downstream.resolve(passingOn: upstream, kind: kind)

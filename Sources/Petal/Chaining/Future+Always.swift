@@ -36,5 +36,8 @@ enum Always<Value>: StepLogic {
             return
         }
         downstream.resolve(passingOn: upstream, kind: kind)
+        // A chain that ends in `always` has said what it does after a failure: the failure it
+        // passes on is observed, so the end of such a chain is never reported.
+        if kind != .fulfilled { downstream.markFailureObserved() }
     }
 }

@@ -91,7 +91,10 @@ enum Recover<Value>: FailureStepLogic {
             if let value = try body.handler(error) {
                 downstream.fulfil(with: value)
             } else {
+                // Declined: the closure saw the failure and chose to let it stand, so the
+                // failure passed on is observed.
                 downstream.cancel(following: upstream)
+                downstream.markFailureObserved()
             }
         } catch {
             downstream.fail(.rejected, error: error)
@@ -151,8 +154,9 @@ enum MapError<Value>: FailureStepLogic {
 
     @inlinable
     static func run(
-        _ transform: Body, error: any Error, upstream _: FutureStorage<Value>, downstream: FutureStorage<Value>
+        _ transform: Body, error: any Error, upstream: FutureStorage<Value>, downstream: FutureStorage<Value>
     ) {
-        downstream.fail(.cancelled, error: transform(error))
+        // Still the upstream's failure, in other words: it names the same promise site.
+        downstream.fail(.cancelled, error: transform(error), failureSite: upstream.failureSite)
     }
 }

@@ -26,7 +26,9 @@ enum Callback<Value> {
     case promise(Promise<Value>)
 
     /// Calls the closure if `storage`'s outcome (of `kind`, already published) is one it
-    /// observes, reading only what the closure takes: no `Outcome` is built on this path.
+    /// observes, reading only what the closure takes: no `Outcome` is built on this path. A
+    /// closure handed a failure observes it; one that is not (`whenFulfilled` on a failure) does
+    /// not.
     @inlinable
     func invoke(from storage: FutureStorage<Value>, kind: OutcomeKind) {
         switch self {
@@ -35,11 +37,11 @@ enum Callback<Value> {
         case .fulfilled(let body):
             if kind == .fulfilled { body(storage.value) }
         case .rejected(let body):
-            if kind == .rejected { body(storage.error.pointee.unsafelyUnwrapped) }
+            if kind == .rejected { body(storage.observedError.unsafelyUnwrapped) }
         case .cancelled(let body):
-            if kind == .cancelled { body(storage.error.pointee) }
+            if kind == .cancelled { body(storage.observedError) }
         case .anyError(let body):
-            if kind != .fulfilled, let error = storage.error.pointee { body(error) }
+            if kind != .fulfilled, let error = storage.observedError { body(error) }
         case .step(let receive):
             receive(storage, kind)
         case .forward(let target):

@@ -50,9 +50,16 @@ struct FutureHeader {
     /// is written while requests may read this.
     @usableFromInline
     var isChained: Bool
-    /// Pads the header to 48 bytes, so the tail starts 8-aligned whatever the value.
+    /// Aligns ``failure`` (the header stays 48 bytes, so the tail starts 8-aligned whatever the
+    /// value).
     @usableFromInline
-    var padding: (UInt8, UInt8, UInt8, UInt8, UInt8)
+    var padding: UInt8
+    /// What diagnostics know of a failure (see ``FailureWord``): whether someone observed it, and
+    /// the number of the promise site it came from. Touched only through relaxed C atomics, and
+    /// only on failure paths: written by the claimer before its publish, marked after an acquire
+    /// of the word saw the failure, read by the deinit after the last release.
+    @usableFromInline
+    var failure: petal_atomic_u32
 
     /// A pending header (with `kind`, a resolved one): a storage created resolved with an error
     /// writes it through ``FutureStorage/error`` before it is shared.
@@ -69,7 +76,8 @@ struct FutureHeader {
         slotStorage = (0, 0, 0)
         holdsStep = chained
         isChained = chained
-        padding = (0, 0, 0, 0, 0)
+        padding = 0
+        failure = petal_atomic_u32(value: 0)
     }
 }
 
@@ -92,15 +100,16 @@ extension FutureStorage {
 
     /// The offsets of the header's fields, in declaration order, and where the tail starts.
     @inlinable
-    static var headerLayout: (cancellation: Int, slot: Int, holdsStep: Int, isChained: Int, tail: Int) {
+    static var headerLayout: (cancellation: Int, slot: Int, holdsStep: Int, isChained: Int, failure: Int, tail: Int) {
         var layout = FieldLayout()
         _ = layout.place(petal_cell.self)
         let cancellation = layout.place(petal_atomic_word.self)
         let slot = layout.place(CallbackLayout.self)
         let holdsStep = layout.place(Bool.self)
         let isChained = layout.place(Bool.self)
-        _ = layout.place((UInt8, UInt8, UInt8, UInt8, UInt8).self)
-        return (cancellation, slot, holdsStep, isChained, layout.end)
+        _ = layout.place(UInt8.self)
+        let failure = layout.place(petal_atomic_u32.self)
+        return (cancellation, slot, holdsStep, isChained, failure, layout.end)
     }
 
     /// Where the tail starts, from the header's address: the value or the error.
@@ -170,6 +179,7 @@ extension FutureStorage {
         assert(MemoryLayout<FutureHeader>.offset(of: \.slotStorage) == layout.slot)
         assert(MemoryLayout<FutureHeader>.offset(of: \.holdsStep) == layout.holdsStep)
         assert(MemoryLayout<FutureHeader>.offset(of: \.isChained) == layout.isChained)
+        assert(MemoryLayout<FutureHeader>.offset(of: \.failure) == layout.failure)
         assert(MemoryLayout<FutureHeader>.size == layout.tail && layout.tail % 8 == 0)
         // The raw storage fits what it stores, and a zeroed error is `nil`.
         assert(MemoryLayout<(any Error)?>.size == MemoryLayout<UInt>.size)

@@ -32,22 +32,25 @@ extension FutureStorage {
 
     /// Resolves with the outcome `source` published with `kind`: a mirror, for a future whose
     /// own work is `source` (a future returned by a chaining closure, or a promise resolved from
-    /// another future). Call only after an acquire load saw `source` resolved.
+    /// another future). Call only after an acquire load saw `source` resolved. A failure goes on
+    /// here, so `source`'s is observed, and this one names the same promise site.
     @inlinable
     @discardableResult
     final func resolve(copying source: FutureStorage<Value>, kind: OutcomeKind) -> Bool {
         switch kind {
         case .fulfilled: return fulfil(with: source.value)
-        case .rejected, .cancelled: return fail(kind, error: source.error.pointee)
+        case .rejected, .cancelled: return fail(kind, error: source.observedError, failureSite: source.failureSite)
         }
     }
 
     /// Cancels because `upstream` failed (rejected or cancelled): the one failure rule, which
     /// carries the upstream's error, or its indirect error, down as this future's indirect error.
+    /// The upstream's failure is observed (it goes on here), and this future's failure names the
+    /// same promise site: if nobody observes it, it is reported here, at the end of the chain.
     @inlinable
     @discardableResult
     final func cancel<Upstream>(following upstream: FutureStorage<Upstream>) -> Bool {
-        fail(.cancelled, error: upstream.error.pointee)
+        fail(.cancelled, error: upstream.observedError, failureSite: upstream.failureSite)
     }
 
     /// Resolves as the one failure rule says a step that does nothing with `upstream`'s outcome

@@ -62,10 +62,7 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader, Value> {
         guard petal_word_has_outcome(word) != 0 else { return freeUndelivered(word) }
         // The header is trivial: what the tail holds goes by hand. The error's type is
         // concrete, so releasing it needs no metadata.
-        if OutcomeKind(publishedIn: cell) != .fulfilled {
-            if (headerAddress + Self.tailOffset).load(as: UInt.self) != 0 { error.deinitialize(count: 1) }
-            return
-        }
+        if OutcomeKind(publishedIn: cell) != .fulfilled { return releaseFailure() }
         guard !_isPOD(Value.self) else { return }
         _ = withUnsafeMutablePointerToElements { $0.deinitialize(count: 1) }
     }
@@ -106,15 +103,16 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader, Value> {
     }
 
     /// The outcome; call only after an acquire load of the word saw it resolved with `kind`.
+    /// Handing out a failure observes it (see ``observedError``).
     @inlinable
     final func outcome(kind: OutcomeKind) -> Outcome<Value> {
         switch kind {
         case .fulfilled:
             return .fulfilled(withUnsafeMutablePointerToElements { $0.pointee })
         case .rejected:
-            return .rejected(error.pointee.unsafelyUnwrapped)
+            return .rejected(observedError.unsafelyUnwrapped)
         case .cancelled:
-            return .cancelled(indirectError: error.pointee)
+            return .cancelled(indirectError: observedError)
         }
     }
 

@@ -5,12 +5,17 @@ import CPetal
 /// Keep the promise private to the work that produces the value and hand out its ``future``.
 /// The first of ``fulfil(with:)``, ``reject(with:)``, ``cancel(withIndirectError:)`` or
 /// ``resolve(with:)`` wins; later calls change nothing, return `false` and are counted and
-/// reported through ``PetalDiagnostics/repeatedResolutionHandler``, unless the promise was
-/// created with ``RepeatedResolutionPolicy/ignore`` because its resolvers race on purpose.
+/// reported through ``PetalDiagnostics/handler`` as a ``RepeatedResolution``, unless the promise
+/// was created with ``RepeatedResolutionPolicy/ignore`` because its resolvers race on purpose.
 ///
 /// A promise dropped while unresolved cancels its future with an ``AbandonedPromiseError`` as the
 /// indirect error, so nothing waits forever on work that can no longer finish; this holds even
 /// while consumers hold or wait on the future, because they hold the future, not the promise.
+/// The drop is reported through ``PetalDiagnostics/handler`` as an ``AbandonedPromise``.
+///
+/// A failure of the future (a rejection, or a cancellation with an indirect error) that nobody
+/// observes is reported as an ``UnobservedFailure`` naming this promise's creation site, when the
+/// future is freed.
 ///
 /// Resolving runs the future's inline callbacks on the calling thread, in subscription order,
 /// before the resolving method returns (deeply nested ones run before the outermost callback
@@ -66,6 +71,7 @@ public final class Promise<Value> {
         fileID: StaticString = #fileID, line: UInt = #line
     ) {
         self.init(storage: .makeResolved(outcome), site: PromiseSite(fileID: fileID, line: line, policy: policy))
+        if outcome.error != nil { future.storage.recordFailureSite(site.failureSite(of: Value.self)) }
     }
 
     deinit {
@@ -84,10 +90,11 @@ public final class Promise<Value> {
         body(future.storage)
     }
 
-    /// Cancels the future of a promise dropped unresolved (the rare path, kept out of deinit).
+    /// Cancels the future of a promise dropped unresolved, and reports it (the rare path, kept
+    /// out of deinit).
     @inline(never)
     private func abandon() {
-        _ = future.storage.fail(.cancelled, error: site.abandonment(of: Value.self))
+        site.abandon(future.storage)
     }
 
     /// Whether the future is resolved (a resolution still being written counts as pending).
@@ -115,7 +122,9 @@ public final class Promise<Value> {
     @inlinable
     @discardableResult
     public func reject(with error: any Error) -> Bool {
-        if withStorage({ $0.fail(.rejected, error: error) }) { return true }
+        if withStorage({ $0.fail(.rejected, error: error, failureSite: site.failureSite(of: Value.self)) }) {
+            return true
+        }
         reportRepeat(.reject)
         return false
     }
@@ -128,7 +137,8 @@ public final class Promise<Value> {
     @inlinable
     @discardableResult
     public func cancel(withIndirectError indirectError: (any Error)? = nil) -> Bool {
-        if withStorage({ $0.fail(.cancelled, error: indirectError) }) { return true }
+        let failureSite = indirectError == nil ? 0 : site.failureSite(of: Value.self)
+        if withStorage({ $0.fail(.cancelled, error: indirectError, failureSite: failureSite) }) { return true }
         reportRepeat(.cancel)
         return false
     }
@@ -141,7 +151,12 @@ public final class Promise<Value> {
     @inlinable
     @discardableResult
     public func resolve(with outcome: Outcome<Value>) -> Bool {
-        if withStorage({ $0.resolve(with: outcome) }) { return true }
+        if case .fulfilled(let value) = outcome {
+            if withStorage({ $0.fulfil(with: value) }) { return true }
+        } else {
+            let failureSite = outcome.error == nil ? 0 : site.failureSite(of: Value.self)
+            if withStorage({ $0.fail(outcome.kind, error: outcome.error, failureSite: failureSite) }) { return true }
+        }
         reportRepeat(RepeatedResolution.Attempt(outcome.kind))
         return false
     }
@@ -181,8 +196,20 @@ struct PromiseSite: Sendable {
         self.line = line
     }
 
-    /// The error that cancels the future of a promise of `Value` created here, dropped unresolved.
-    func abandonment<Value>(of _: Value.Type) -> AbandonedPromiseError {
-        AbandonedPromiseError(valueType: Value.self, fileID: fileID, line: line)
+    /// The number of this site, which a failure of the promise's future records so that it can
+    /// be reported with the site if nobody observes it (see ``FailureSiteNumbers``). Called on
+    /// failure paths only.
+    @usableFromInline
+    func failureSite<Value>(of _: Value.Type) -> UInt32 {
+        FailureSiteNumbers.shared.number(of: PromiseTallySite(fileID: fileID, line: line, valueType: Value.self))
+    }
+
+    /// Cancels `storage`, the future of a promise created here and dropped unresolved, with an
+    /// ``AbandonedPromiseError``, and reports the abandonment. A lost claim means that the future
+    /// was resolved after all, and then nothing was abandoned.
+    func abandon<Value>(_ storage: FutureStorage<Value>) {
+        let error = AbandonedPromiseError(valueType: Value.self, fileID: fileID, line: line)
+        guard storage.fail(.cancelled, error: error) else { return }
+        PetalDiagnostics.reportAbandonedPromise(valueType: Value.self, fileID: fileID, line: line)
     }
 }

@@ -39,8 +39,6 @@ public struct UniquePromise<Value>: ~Copyable {
 
     deinit {
         // The one owner is gone: cancel the future if it is still pending, as Promise does.
-        if !storage.isResolved {
-            _ = storage.fail(.cancelled, error: site.abandonment(of: Value.self))
-        }
+        if !storage.isResolved { site.abandon(storage) }
     }
 }

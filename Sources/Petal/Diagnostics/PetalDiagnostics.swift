@@ -1,181 +1,90 @@
-/// A promise resolved a second time: the attempt was ignored.
-public struct RepeatedResolution: Sendable, CustomStringConvertible {
-    /// What the ignored call tried to do.
-    public enum Attempt: String, Sendable {
-        /// `fulfil(with:)`, or `resolve(with: .fulfilled)`.
-        case fulfil
-        /// `reject(with:)`, or `resolve(with: .rejected)`.
-        case reject
-        /// `cancel(withIndirectError:)`, or `resolve(with: .cancelled)`.
-        case cancel
-
-        /// The attempt that tried to resolve with an outcome of `kind`.
-        @inlinable
-        init(_ kind: OutcomeKind) {
-            switch kind {
-            case .fulfilled: self = .fulfil
-            case .rejected: self = .reject
-            case .cancelled: self = .cancel
-            }
-        }
-    }
-
-    /// The promise's value type.
-    public let valueType: Any.Type
-    /// The file in which the promise was created.
-    public let fileID: StaticString
-    /// The line at which the promise was created.
-    public let line: UInt
-    /// The ignored attempt.
-    public let attempt: Attempt
-    /// Which repeat this is at the promise's creation site, in this process: 1 for the first,
-    /// and each repeat a different number, even when several threads report at once. A handler
-    /// that logs only when this is 1 logs once per site.
-    public let occurrence: Int
-
-    /// The promise: its value type and creation site. Computed when read, so a report that
-    /// nobody formats costs no allocation.
-    public var promise: String {
-        "Promise<\(valueType)> created at \(fileID):\(line)"
-    }
-
-    /// One line naming the promise and the ignored attempt.
-    public var description: String {
-        "Petal: ignored a second resolution (\(attempt.rawValue)) of \(promise); the first one stands"
-    }
-}
-
-/// The repeated resolutions counted at one promise creation site.
-public struct RepeatedResolutionSite: Sendable, CustomStringConvertible {
-    /// The value type of the promise whose repeat was counted first at this site.
-    public let valueType: Any.Type
-    /// The file in which the promises were created.
-    public let fileID: StaticString
-    /// The line at which the promises were created.
-    public let line: UInt
-    /// How many repeated resolutions were counted here, in this process.
-    public let count: Int
-
-    /// One line naming the site and its count.
-    public var description: String {
-        "Promise<\(valueType)> created at \(fileID):\(line): \(count) repeated resolution\(count == 1 ? "" : "s")"
-    }
-}
-
-/// Process-wide diagnostics: repeated resolutions and job starts, counted and reported.
+/// Process-wide diagnostics: what Petal counts and reports instead of crashing a service.
 ///
-/// Petal reports what is almost always a bug but must not crash a service: a promise resolved
-/// again (``RepeatedResolution``) and a job started again (``RepeatedJobStart``). Each is
-/// counted per site (a promise's creation site, a job's type), whatever handler is installed,
-/// so an operator can read how often, and where, from ``repeatedResolutionSites`` and
-/// ``repeatedJobStartSites``. Then the handler runs. The default handlers print one line per
-/// site per process, through a background writer that never makes a reporting thread wait on
-/// standard error; install your own to log, count or fail a test.
+/// Petal reports what is almost always a bug, and one slowdown, through one handler
+/// (``handler``), as a ``PetalDiagnostic``:
+/// - a promise resolved again (``RepeatedResolution``), and a job started again
+///   (``RepeatedJobStart``);
+/// - a promise dropped unresolved (``AbandonedPromise``);
+/// - a failed future freed without anyone having observed its failure (``UnobservedFailure``);
+/// - Petal's timer thread running a deadline's action late (``LateTimerCallback``).
 ///
-/// Promises whose resolvers race on purpose opt out at creation
+/// Each is counted per site first, whatever handler is installed, so an operator can read how
+/// often, and where, from the per-kind counts and sites (``repeatedResolutionSites``,
+/// ``repeatedJobStartSites``, ``abandonedPromiseSites``, ``unobservedFailureSites``,
+/// ``lateTimerCount``). Then the handler runs. The default, ``printFirstAtEachSite``, prints
+/// one line per site per process, through a background writer that never makes a reporting
+/// thread wait on standard error; install your own to log, count or fail a test.
+///
+/// Promises whose resolvers race on purpose opt out of repeat reports at creation
 /// (``RepeatedResolutionPolicy/ignore``): their repeats are neither counted nor reported.
 public enum PetalDiagnostics {
-    /// Called for every counted repeated resolution of a promise, after it was counted.
+    /// Called for every report of every kind, after it was counted.
     ///
-    /// Runs on the thread whose resolution lost, inside the losing `fulfil`, `reject`, `cancel`
-    /// or `resolve` call, before it returns `false`; concurrently from several threads if
-    /// several lose at once. It is not called for promises created with
-    /// ``RepeatedResolutionPolicy/ignore``. Keep it short and non-blocking: it delays the
-    /// resolving thread.
+    /// Runs on the thread where the problem showed: the losing `fulfil`, `reject`, `cancel` or
+    /// `resolve` call, the repeated ``Job/begin()``, the thread that released the last reference
+    /// to an abandoned promise or to a failed future nobody observed, or the timer thread; before
+    /// that call returns, and concurrently from several threads if several report at once. Keep
+    /// it short and non-blocking: it delays the reporting thread. A handler that itself drops
+    /// failed futures unobserved is called again for each of them.
     ///
-    /// The default, ``printToStandardError``, writes the first repeat of each creation site to
-    /// standard error and only counts the others. A handler you install receives every repeat
-    /// (``RepeatedResolution/occurrence`` numbers them per site). Reading and calling the handler
-    /// takes no lock; setting it takes one, and a replaced handler may still be called by a
-    /// thread that read it just before.
-    public static var repeatedResolutionHandler: @Sendable (RepeatedResolution) -> Void {
-        get { resolutionHandler.withHandler { $0.body } }
-        set { resolutionHandler.replace(with: ResolutionHandler(body: newValue)) }
+    /// The default, ``printFirstAtEachSite``, writes the first report at each site to standard
+    /// error and only counts the others. A handler you install receives every report
+    /// (``PetalDiagnostic/occurrence`` numbers them per site, ``PetalDiagnostic/isFirstAtSite``
+    /// says whether it is the first). Reading and calling the handler takes no lock; setting it
+    /// takes one, and a replaced handler may still be called by a thread that read it just
+    /// before.
+    ///
+    /// To route every report to swift-log, capture a `Logger` (it is `Sendable`):
+    ///
+    /// ```swift
+    /// let logger = Logger(label: "petal")
+    /// PetalDiagnostics.handler = { logger.warning("\($0)") }
+    /// ```
+    public static var handler: @Sendable (PetalDiagnostic) -> Void {
+        get { installed.withHandler { $0.body } }
+        set { installed.replace(with: Handler(body: newValue)) }
     }
 
-    /// The default handler: the first repeat at each creation site, as one line on standard error.
+    /// The default handler: the first report at each site, as one line on standard error.
     ///
-    /// Writes ``RepeatedResolution/description`` when ``RepeatedResolution/occurrence`` is 1 and
-    /// does nothing otherwise (the repeat is counted either way). The line is handed to a
-    /// background thread that writes it, so the reporting thread never waits on standard error,
-    /// even when it is a pipe nobody reads; if that thread falls 64 lines behind, further lines
-    /// are dropped and counted in ``droppedLineCount``.
-    public static let printToStandardError: @Sendable (RepeatedResolution) -> Void = { report in
-        guard report.occurrence == 1 else { return }
-        DiagnosticOutput.write(
-            report.description
-                + " (later repeats at this site are only counted: PetalDiagnostics.repeatedResolutionSites)\n")
+    /// Writes ``PetalDiagnostic/description``, followed by where the later reports of the site
+    /// are counted, when ``PetalDiagnostic/isFirstAtSite`` and does nothing otherwise (every
+    /// report is counted either way). The line is handed to a background thread that writes it,
+    /// so the reporting thread never waits on standard error, even when it is a pipe nobody
+    /// reads; if that thread falls 64 lines behind, further lines are dropped and counted in
+    /// ``droppedLineCount``.
+    public static let printFirstAtEachSite: @Sendable (PetalDiagnostic) -> Void = { diagnostic in
+        guard diagnostic.isFirstAtSite else { return }
+        DiagnosticOutput.write("\(diagnostic) (\(diagnostic.countedElsewhere))\n")
     }
 
-    /// How many repeated resolutions were counted in this process, at every site.
-    ///
-    /// Promises created with ``RepeatedResolutionPolicy/ignore`` are not counted. A snapshot:
-    /// other threads may be counting while it is read.
-    public static var repeatedResolutionCount: Int {
-        resolutionTally.snapshot.reduce(0) { $0 + $1.count }
-    }
-
-    /// Every promise creation site with counted repeated resolutions, busiest first.
-    ///
-    /// A site is a `fileID` and a `line`; a site where promises of several value types were
-    /// created is one site, named by the first type counted there. A snapshot: other threads may
-    /// be counting while it is read.
-    public static var repeatedResolutionSites: [RepeatedResolutionSite] {
-        resolutionTally.snapshot
-            .map {
-                RepeatedResolutionSite(
-                    valueType: $0.site.valueType, fileID: $0.site.fileID, line: $0.site.line, count: $0.count)
-            }
-            .sorted { $0.count > $1.count }
-    }
-
-    /// Lines the default handlers could not write: the writer was more than 64 lines behind
-    /// (standard error is not being read fast enough), or writing failed. The repeats
+    /// Lines the default handler could not write: the writer was more than 64 lines behind
+    /// (standard error is not being read fast enough), or writing failed. The reports
     /// themselves are counted all the same.
     public static var droppedLineCount: Int {
         DiagnosticOutput.droppedLines.value
     }
 
     /// In a concrete struct, for the reason ``HandlerSlot`` gives.
-    struct ResolutionHandler: Sendable {
-        var body: @Sendable (RepeatedResolution) -> Void
+    struct Handler: Sendable {
+        var body: @Sendable (PetalDiagnostic) -> Void
+        /// Whether this is the default handler as installed at start: it ignores every report
+        /// but a site's first, so those need not even be built.
+        var isDefault = false
     }
 
-    private static let resolutionHandler = HandlerSlot(ResolutionHandler(body: printToStandardError))
+    private static let installed = HandlerSlot(Handler(body: printFirstAtEachSite, isDefault: true))
 
-    private static let resolutionTally = RepeatTally<ResolutionSite>()
-
-    /// Counts a repeated resolution of a promise created at `fileID`:`line`, then calls the
-    /// handler on this thread.
-    static func reportRepeatedResolution(
-        valueType: Any.Type, fileID: StaticString, line: UInt, attempt: RepeatedResolution.Attempt
-    ) {
-        let occurrence = resolutionTally.count(ResolutionSite(fileID: fileID, line: line, valueType: valueType))
-        let report = RepeatedResolution(
-            valueType: valueType, fileID: fileID, line: line, attempt: attempt, occurrence: occurrence)
-        resolutionHandler.withHandler { $0.body(report) }
-    }
-}
-
-/// A promise creation site, as the repeat tally counts it.
-struct ResolutionSite: TallySite {
-    let fileID: StaticString
-    let line: UInt
-    /// Kept from the first repeat; not part of the site's identity.
-    let valueType: Any.Type
-
-    /// The line alone: hashing the file name would read it on every repeat, and sites that share
-    /// a line number in different files only share a bucket.
-    var tallyHash: UInt { line }
-
-    func isSameSite(as other: ResolutionSite) -> Bool {
-        guard line == other.line else { return false }
-        // A file's #fileID is normally one string in the binary; compare contents when it is not.
-        if fileID.hasPointerRepresentation && other.fileID.hasPointerRepresentation
-            && fileID.utf8Start == other.fileID.utf8Start
-        {
-            return true
+    /// Calls the handler with `diagnostic`, the `occurrence`-th at its site, on this thread (the
+    /// caller counted it already).
+    ///
+    /// With the default handler, a report that is not its site's first is dropped unbuilt: a
+    /// service whose resolvers lose races by the million pays for a count, not for a report
+    /// nobody prints (callgrind: building and switching over one cost 160 instructions).
+    static func report(_ diagnostic: @autoclosure () -> PetalDiagnostic, occurrence: Int) {
+        installed.withHandler { handler in
+            if handler.isDefault && occurrence != 1 { return }
+            handler.body(diagnostic())
         }
-        return fileID.withUTF8Buffer { mine in other.fileID.withUTF8Buffer { mine.elementsEqual($0) } }
     }
 }

@@ -5,7 +5,7 @@
 /// later one returns `false`; the policy only decides whether anybody hears about it.
 public enum RepeatedResolutionPolicy: Sendable, Hashable {
     /// Count the repeat in ``PetalDiagnostics`` and pass it to
-    /// ``PetalDiagnostics/repeatedResolutionHandler``. The default: a repeat usually means two
+    /// ``PetalDiagnostics/handler``. The default: a repeat usually means two
     /// code paths each believe they finish the same work.
     case report
     /// Say nothing: a losing resolution returns `false`, and is neither counted nor passed to any

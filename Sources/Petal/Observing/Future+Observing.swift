@@ -31,7 +31,7 @@ extension Future {
         on context: Context = .inline, _ body: @escaping @Sendable (any Error) -> Void
     ) {
         if storage.runNowIfResolved(
-            on: context, { if $0 == .rejected { body(storage.error.pointee.unsafelyUnwrapped) } })
+            on: context, { if $0 == .rejected { body(storage.observedError.unsafelyUnwrapped) } })
         {
             return
         }
@@ -44,7 +44,7 @@ extension Future {
     public func whenCancelled<Context: ExecutionContext>(
         on context: Context = .inline, _ body: @escaping @Sendable ((any Error)?) -> Void
     ) {
-        if storage.runNowIfResolved(on: context, { if $0 == .cancelled { body(storage.error.pointee) } }) { return }
+        if storage.runNowIfResolved(on: context, { if $0 == .cancelled { body(storage.observedError) } }) { return }
         storage.subscribe(.make(.cancelled(body), on: context))
     }
 
@@ -55,7 +55,7 @@ extension Future {
         on context: Context = .inline, _ body: @escaping @Sendable (any Error) -> Void
     ) {
         if storage.runNowIfResolved(
-            on: context, { if $0 != .fulfilled, let error = storage.error.pointee { body(error) } })
+            on: context, { if $0 != .fulfilled, let error = storage.observedError { body(error) } })
         {
             return
         }

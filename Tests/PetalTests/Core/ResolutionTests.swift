@@ -9,6 +9,8 @@ struct ResolutionTests {
         #expect(!promise.isResolved)
         #expect(!promise.future.isResolved)
         #expect(promise.future.peek() == nil)
+        // Held to here: released after its last use, the promise would be abandoned mid-check.
+        withExtendedLifetime(promise) {}
     }
 
     @Test("fulfil resolves the future with the value")

@@ -7,6 +7,7 @@ final class OutputProbeJob<Tag>: Job<Int, Int>, @unchecked Sendable {}
 enum FirstJobTag {}
 enum SecondJobTag {}
 enum FullPipeJobTag {}
+enum OutputTag {}
 
 /// Starts `jobs` (which wins), then has `threads` threads each start every one of them again
 /// `rounds` times: `threads * rounds * jobs.count` repeated starts. Returns how many starts
@@ -23,9 +24,8 @@ func repeatStarts<Tag>(of jobs: [OutputProbeJob<Tag>], threads: Int, rounds: Int
 }
 
 // The output is process-wide, so the tests that redirect it run one at a time. They go through
-// the recording handlers of Support/Reports.swift, which pass every report on to the default
-// handlers, `printToStandardError` and `printJobStartToStandardError`: what is written is
-// exactly what those write.
+// the recording handler of Support/Reports.swift, which passes every report on to the default
+// handler, `printFirstAtEachSite`: what is written is exactly what it writes.
 @Suite("Diagnostics: the default output", .serialized)
 struct DiagnosticsOutputTests {
     @Test("the default handler writes one line per creation site, however many threads repeat")
@@ -73,6 +73,51 @@ struct DiagnosticsOutputTests {
             #expect(written.count == 1, "\(type) wrote \(written.count) lines")
             #expect(written.first?.contains("it is executing") == true)
             #expect(repeatedStartCount(of: type) == 4 * rounds * 4)
+        }
+    }
+
+    @Test("the default handler writes one line per creation site for abandoned promises")
+    func oneLinePerAbandonmentSite() {
+        _ = probeDiagnostics
+        let sites = (0..<3).map { UInt(#line) * 1_000 + UInt($0) }
+        let rounds = scaled(50)
+        let output = capturingDiagnosticOutput {
+            onThreads(4) { _ in
+                for _ in 0..<rounds {
+                    for site in sites { _ = Promise<AbandonedProbe>(line: site) }
+                }
+            }
+        }
+        for site in sites {
+            let written = output.split(separator: "\n").filter {
+                $0.contains("Promise<AbandonedProbe> created at \(#fileID):\(site) was dropped before it was resolved")
+            }
+            #expect(written.count == 1, "site \(site) wrote \(written.count) lines")
+            #expect(written.first?.contains("PetalDiagnostics.abandonedPromiseSites") == true)
+            #expect(abandonedCount(atLine: site) == 4 * rounds)
+        }
+    }
+
+    @Test("the default handler writes one line per promise site for unobserved failures")
+    func oneLinePerUnobservedSite() {
+        _ = probeDiagnostics
+        let sites = (0..<3).map { UInt(#line) * 1_000 + UInt($0) }
+        let rounds = scaled(50)
+        let output = capturingDiagnosticOutput {
+            onThreads(4) { _ in
+                for _ in 0..<rounds {
+                    for site in sites { rejectPromise(of: Probe<OutputTag>.self, line: site) }
+                }
+            }
+        }
+        for site in sites {
+            let written = output.split(separator: "\n").filter {
+                $0.contains("nobody observed the failure of a Future<Probe<OutputTag>>")
+                    && $0.contains("created at \(#fileID):\(site))")
+            }
+            #expect(written.count == 1, "site \(site) wrote \(written.count) lines")
+            #expect(written.first?.contains("PetalDiagnostics.unobservedFailureSites") == true)
+            #expect(unobservedCount(atLine: site) == 4 * rounds)
         }
     }
 

@@ -1,30 +1,57 @@
 import Petal
 
-// The diagnostics handlers are process-wide and tests run in parallel, so the test process
-// installs one recording handler of each kind, once, and each test looks only at reports about
-// its own sites (its promises' creation lines, its own job types). Each recording handler then
-// passes the report on to the default handler, so the default output behaves the same whether
+// The diagnostics handler is process-wide and tests run in parallel, so the test process
+// installs one recording handler, once, and each test looks only at reports about its own sites
+// (its promises' creation lines, its own job types, value types of its own). The handler then
+// passes every report on to the default handler, so the default output behaves the same whether
 // or not the recorder was installed yet, and the output tests can check it.
+//
+// Abandoned promises and unobserved failures happen all over the suite (the soak tests drop
+// failed futures by the million), so only those whose value type is a `DiagnosticProbe` are
+// recorded: a recorder of everything would grow the heap the soak tests measure.
+
+/// A value type whose abandoned promises and unobserved failures the recording handler keeps.
+protocol DiagnosticProbe {}
+
+private let repeatedResolutionRecorder = Recorder<RepeatedResolution>()
+private let repeatedJobStartRecorder = Recorder<RepeatedJobStart>()
+private let probeRecorder = Recorder<PetalDiagnostic>()
+
+/// Installs the recording handler, the first time it is read.
+private let recordingHandler: Void = {
+    PetalDiagnostics.handler = { diagnostic in
+        switch diagnostic {
+        case .repeatedResolution(let report): repeatedResolutionRecorder.record(report)
+        case .repeatedJobStart(let report): repeatedJobStartRecorder.record(report)
+        case .abandonedPromise(let report) where report.valueType is any DiagnosticProbe.Type:
+            probeRecorder.record(diagnostic)
+        case .unobservedFailure(let report) where report.valueType is any DiagnosticProbe.Type:
+            probeRecorder.record(diagnostic)
+        case .lateTimer: probeRecorder.record(diagnostic)
+        default: break
+        }
+        PetalDiagnostics.printFirstAtEachSite(diagnostic)
+    }
+}()
 
 /// Every repeated resolution reported in the test process, once it is first used.
-let repeatedResolutions: Recorder<RepeatedResolution> = {
-    let recorder = Recorder<RepeatedResolution>()
-    PetalDiagnostics.repeatedResolutionHandler = { report in
-        recorder.record(report)
-        PetalDiagnostics.printToStandardError(report)
-    }
-    return recorder
-}()
+var repeatedResolutions: Recorder<RepeatedResolution> {
+    recordingHandler
+    return repeatedResolutionRecorder
+}
 
 /// Every repeated job start reported in the test process, once it is first used.
-let repeatedJobStarts: Recorder<RepeatedJobStart> = {
-    let recorder = Recorder<RepeatedJobStart>()
-    PetalDiagnostics.repeatedJobStartHandler = { report in
-        recorder.record(report)
-        PetalDiagnostics.printJobStartToStandardError(report)
-    }
-    return recorder
-}()
+var repeatedJobStarts: Recorder<RepeatedJobStart> {
+    recordingHandler
+    return repeatedJobStartRecorder
+}
+
+/// Every abandoned promise and unobserved failure of a `DiagnosticProbe` value type, and every
+/// late timer, reported in the test process once it is first used.
+var probeDiagnostics: Recorder<PetalDiagnostic> {
+    recordingHandler
+    return probeRecorder
+}
 
 /// The recorded repeats of promises created at `fileID`:`line`.
 func reports(forLine line: UInt, fileID: String = #fileID) -> [RepeatedResolution] {
