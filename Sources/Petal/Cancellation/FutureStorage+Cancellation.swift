@@ -99,6 +99,38 @@ extension FutureStorage {
         downstream.addCancellationAction { upstream.value.receiveVote() }
     }
 
+    /// Makes this future, the own future of a combinator or a timeout, a counted dependent of
+    /// `input` if requests can travel from there: its giving up on `input`
+    /// (``giveUpUpstream()``), and a request that reaches it, then vote on `input`.
+    ///
+    /// `answer` runs first when a request reaches this future: it must decide this future as
+    /// cancelled through the combinator's or the timeout's own one-shot. It is registered with
+    /// the first input linked, so a future none of whose inputs propagate pays nothing; pass
+    /// the same `linked` flag for every input of one call.
+    @usableFromInline
+    final func dependOnUpstream<Input>(
+        _ input: FutureStorage<Input>, linked: inout Bool,
+        answeringRequestsWith answer: () -> @Sendable () -> Void
+    ) {
+        guard input.propagatesRequests else { return }
+        if !linked {
+            addCancellationAction(answer())
+            linked = true
+        }
+        input.linkDependent(self)
+    }
+
+    /// This future, a combinator's or a timeout's own, gives up on the inputs it still waits
+    /// for: it votes on each input it depends on (see `dependOnUpstream`), on this thread, before
+    /// it resolves. Votes on inputs that already resolved change nothing.
+    /// Closes the action list as a request would, so a request arriving later runs nothing
+    /// twice; one load of an empty slot for a future without upstream links.
+    @usableFromInline
+    final func giveUpUpstream() {
+        guard let record = cancellationRecord else { return }
+        for action in record.takeActionsForRequest() { action() }
+    }
+
     /// Asks this future to cancel on behalf of whoever holds it: unconditional, once.
     final func requestCancellation() {
         guard !isResolved else { return }

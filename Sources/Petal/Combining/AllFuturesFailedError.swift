@@ -1,4 +1,4 @@
-/// The indirect error of a ``Future/firstFulfilled(of:)`` future whose inputs all failed: how each
+/// The indirect error of a ``Future/firstFulfilled(of:cancellingUpstream:)`` future whose inputs all failed: how each
 /// one failed, in input order.
 public struct AllFuturesFailedError: Error, CustomStringConvertible {
     /// How each input failed, in input order: `.rejected` with its error, or `.cancelled` with its

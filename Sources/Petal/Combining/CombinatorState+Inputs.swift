@@ -8,9 +8,12 @@ extension CombinatorState {
     /// them unobserved: they cannot change the result, so the combined future does not hold them.
     /// `input` captures nothing (the state and the index are passed in), so each subscription is
     /// one callback, as it would be written out.
+    ///
+    /// With `cancellingUpstream`, the combined future depends on every input that can pass
+    /// requests on (see ``linkUpstream(_:of:linked:)``).
     @inlinable
     static func combine<Element, Slot>(
-        _ futures: [Future<Element>], contributions: Int,
+        _ futures: [Future<Element>], contributions: Int, cancellingUpstream: Bool,
         _ input: @escaping @Sendable (CombinatorState, Int, Outcome<Element>) -> Void
     ) -> Future<Result> where Tail == Slot? {
         let result = FutureStorage<Result>.makePending()
@@ -19,10 +22,24 @@ extension CombinatorState {
             $0.initialize(repeating: nil, count: slots)
         }
         let shared = state.shared
+        var linked = false
         for (index, future) in futures.enumerated() {
             if state.isDecided { break }
+            if cancellingUpstream { state.linkUpstream(future.storage, of: result, linked: &linked) }
             future.storage.subscribe(.resolved { outcome in input(shared.value, index, outcome) })
         }
         return Future(storage: result)
+    }
+
+    /// Makes `result`, this state's combined future, a counted dependent of `input`, if requests
+    /// can travel from there: deciding before `input` resolves then asks it (by vote), and a
+    /// request that reaches `result` cancels it at once and votes on every input linked.
+    /// `linked` is shared by the inputs of one call (see `FutureStorage.dependOnUpstream`).
+    @inlinable
+    func linkUpstream<Input>(_ input: FutureStorage<Input>, of result: FutureStorage<Result>, linked: inout Bool) {
+        let shared = self.shared
+        result.dependOnUpstream(input, linked: &linked) {
+            { shared.value.decide(.cancelled(indirectError: nil)) }
+        }
     }
 }

@@ -63,7 +63,7 @@ final class CombinatorState<Tail, Result>: ManagedBuffer<CombinatorHeader<Result
     deinit {
         // Acquire: the threads that took the result or released the tail did so before their
         // release of the word, so this sees their work; the header is destroyed after this body.
-        let word = CombinatorWord(bits: AO_load_acquire(wordAddress))
+        let word = CombinatorWord(bits: petal_atomic_load_acquire(wordAddress))
         if word.deinitDuty == .releaseTail {
             _ = withUnsafeMutablePointerToElements { $0.deinitialize(count: tailCount) }
         }
@@ -121,7 +121,7 @@ final class CombinatorState<Tail, Result>: ManagedBuffer<CombinatorHeader<Result
     /// stop subscribing to inputs that can no longer change anything.
     @inlinable
     var isDecided: Bool {
-        CombinatorWord(bits: AO_load(wordAddress)).isDecided
+        CombinatorWord(bits: petal_atomic_load(wordAddress)).isDecided
     }
 
     /// Records one input's contribution: `write` stores it in the input's own part of the tail,
@@ -136,7 +136,7 @@ final class CombinatorState<Tail, Result>: ManagedBuffer<CombinatorHeader<Result
         guard enter() else { return }
         withUnsafeMutablePointerToElements(write)
         // Acquire-release: publishes this write; the completer's leave sees every earlier one.
-        let replaced = CombinatorWord(bits: AO_fetch_and_add_full(wordAddress, CombinatorWord.leaving))
+        let replaced = CombinatorWord(bits: petal_atomic_fetch_add_full(wordAddress, CombinatorWord.leaving))
         switch replaced.leave().duty {
         case .complete:
             assert(!replaced.isDecided, "Petal: a combinator input both decided and contributed")
@@ -157,12 +157,12 @@ final class CombinatorState<Tail, Result>: ManagedBuffer<CombinatorHeader<Result
     /// changes). No contribution is accepted afterwards.
     @inlinable
     func decide(_ outcome: Outcome<Result>) {
-        var old = CombinatorWord(bits: AO_load(wordAddress))
+        var old = CombinatorWord(bits: petal_atomic_load(wordAddress))
         var won = old.decide()
         while let next = won {
             // Acquire-release: when no contributor is writing, this thread releases the tail and
             // must see the writes of those that left.
-            let seen = AO_fetch_compare_and_swap_full(wordAddress, old.bits, next.word.bits)
+            let seen = petal_atomic_fetch_cas_full(wordAddress, old.bits, next.word.bits)
             if seen == old.bits { break }
             old = CombinatorWord(bits: seen)
             won = old.decide()
@@ -176,17 +176,20 @@ final class CombinatorState<Tail, Result>: ManagedBuffer<CombinatorHeader<Result
             // A contributor is still writing: the last one to leave releases the tail.
             retire(.resolve)
         }
+        // Deciding early gives up on the inputs still pending: they are asked (by vote) before
+        // the combined future's observers run, so those find the work already told to stop.
+        storage.giveUpUpstream()
         resolve(storage, with: outcome)
     }
 
     /// Starts a contribution; `false` once the result is decided.
     @inlinable
     func enter() -> Bool {
-        var old = CombinatorWord(bits: AO_load(wordAddress))
+        var old = CombinatorWord(bits: petal_atomic_load(wordAddress))
         while let next = old.enter() {
             // No ordering: the tail was initialized before any input could see this state, and
             // entering publishes nothing; the leave does.
-            let seen = AO_fetch_compare_and_swap(wordAddress, old.bits, next.bits)
+            let seen = petal_atomic_fetch_cas(wordAddress, old.bits, next.bits)
             if seen == old.bits { return true }
             old = CombinatorWord(bits: seen)
         }
@@ -204,7 +207,7 @@ final class CombinatorState<Tail, Result>: ManagedBuffer<CombinatorHeader<Result
     /// tail happens before `deinit`, whichever thread runs it.
     @inlinable
     func retire(_ duty: CombinatorWord.Duty) {
-        _ = AO_fetch_and_add_release(wordAddress, duty.retiredBits)
+        _ = petal_atomic_fetch_add_release(wordAddress, duty.retiredBits)
     }
 
     /// Resolves the combined storage, which only the caller can resolve now.

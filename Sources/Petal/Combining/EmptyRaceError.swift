@@ -1,5 +1,5 @@
-/// The indirect error of a race given no futures: ``Future/firstResolved(of:)`` or
-/// ``Future/firstFulfilled(of:)`` called with an empty array.
+/// The indirect error of a race given no futures: ``Future/firstResolved(of:cancellingUpstream:)`` or
+/// ``Future/firstFulfilled(of:cancellingUpstream:)`` called with an empty array.
 ///
 /// No input could ever resolve such a race, so its future is cancelled at once instead of staying
 /// pending forever; this error says which combinator was called.

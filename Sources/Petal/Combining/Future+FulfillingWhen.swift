@@ -6,7 +6,9 @@
 /// error: a rejected input's error, or a cancelled input's own indirect error (which may be
 /// `nil`). The first failure decides; later failures, and values that arrive after it, change
 /// nothing and are released at once. A combined future is never rejected: no work of its own can
-/// fail.
+/// fail. The first failure also gives up on the inputs still pending: each one whose work can be
+/// asked gets a cancellation vote, so it stops unless another consumer still wants it; a request
+/// on the combined future cancels it at once and votes the same way (see <doc:Cancellation>).
 ///
 /// Combinators take no execution context because they run no closure of yours: the combined
 /// future resolves on the thread that resolves the deciding input, inside that resolving call,
@@ -26,17 +28,25 @@ extension Future {
     ///   order they were fulfilled in.
     /// - When an input is rejected: cancelled, with the rejection error as the indirect error.
     /// - When an input is cancelled: cancelled, with that input's indirect error (possibly `nil`).
-    /// - Only the first failure counts; the other inputs are neither cancelled nor waited for.
+    /// - Only the first failure counts; the combined future waits for no other input, and votes
+    ///   on those still pending (unless `cancellingUpstream` is `false`).
     /// - With no futures: already fulfilled with an empty array.
     ///
-    /// - Parameter futures: The futures to wait for; the same future may appear more than once.
+    /// - Parameters:
+    ///   - futures: The futures to wait for; the same future may appear more than once.
+    ///   - cancellingUpstream: Whether giving up asks the inputs to stop (the default): when the
+    ///     result is decided while inputs are still pending, and when a request reaches the
+    ///     result, it votes on every input that can pass requests on (see <doc:Cancellation>).
+    ///     `false` lets the inputs' work run to its end.
     /// - Returns: A future of all the values, which resolves exactly once.
     @inlinable
-    public static func fulfillingWhen<Element>(_ futures: [Future<Element>]) -> Future<Value>
-    where Value == [Element] {
+    public static func fulfillingWhen<Element>(
+        _ futures: [Future<Element>], cancellingUpstream: Bool = true
+    ) -> Future<Value> where Value == [Element] {
         if futures.isEmpty { return .fulfilled(with: []) }
-        return CombinatorState<Element?, [Element]>.combine(futures, contributions: futures.count) {
-            state, index, outcome in
+        return CombinatorState<Element?, [Element]>.combine(
+            futures, contributions: futures.count, cancellingUpstream: cancellingUpstream
+        ) { state, index, outcome in
             guard case .fulfilled(let value) = outcome else {
                 return state.decide(.cancelled(indirectError: outcome.error))
             }
@@ -56,7 +66,8 @@ extension Future {
     /// - When every input is fulfilled: fulfilled with `(value1, value2, ...)`.
     /// - When an input is rejected: cancelled, with the rejection error as the indirect error.
     /// - When an input is cancelled: cancelled, with that input's indirect error (possibly `nil`).
-    /// - Only the first failure counts; the other inputs are neither cancelled nor waited for.
+    /// - Only the first failure counts; the combined future waits for no other input, and votes
+    ///   on those still pending (unless `cancellingUpstream` is `false`).
     /// - With a single future: a future of its value (a one-element tuple is the value itself);
     ///   with none: already fulfilled with `()`.
     ///
@@ -65,11 +76,17 @@ extension Future {
     /// form. Values are combined without boxing: each input writes its value straight into its
     /// place in one preallocated tuple.
     ///
-    /// - Parameter futures: The futures to wait for.
+    /// - Parameters:
+    ///   - futures: The futures to wait for.
+    ///   - cancellingUpstream: Whether giving up asks the inputs to stop (the default): when the
+    ///     result is decided while inputs are still pending, and when a request reaches the
+    ///     result, it votes on every input that can pass requests on (see <doc:Cancellation>).
+    ///     `false` lets the inputs' work run to its end.
     /// - Returns: A future of all the values, which resolves exactly once.
     @inlinable
-    public static func fulfillingWhen<each Element>(_ futures: repeat Future<each Element>) -> Future<Value>
-    where Value == (repeat each Element) {
+    public static func fulfillingWhen<each Element>(
+        _ futures: repeat Future<each Element>, cancellingUpstream: Bool = true
+    ) -> Future<Value> where Value == (repeat each Element) {
         let layout = TupleLayout<(repeat (each Element)?)>(repeat Optional<each Element>.self)
         // No inputs: `Value` is the empty tuple, which the compiler cannot see statically.
         if layout.count == 0 { return .fulfilled(with: () as Any as! Value) }
@@ -78,8 +95,10 @@ extension Future {
             resolving: result, contributions: layout.count, tailCount: 1
         ) { $0.initialize(to: (repeat Optional<each Element>.none)) }
         var slots = FieldLayout()
+        var linked = false
         for future in repeat each futures {
             if state.isDecided { break }
+            if cancellingUpstream { state.linkUpstream(future.storage, of: result, linked: &linked) }
             state.subscribeFulfilling(future, placing: &slots)
         }
         return Future(storage: result)

@@ -1,8 +1,11 @@
 /// Racing futures: the first of several to resolve, or to be fulfilled, decides one future.
 ///
 /// The raced future is downstream of every input, so it is never rejected: a failure that decides
-/// it cancels it, with the input's error as its indirect error. Later inputs change nothing, and
-/// losing inputs are neither cancelled nor reported; their values are released as they arrive.
+/// it cancels it, with the input's error as its indirect error. Later inputs change nothing;
+/// their values are released as they arrive. Once decided, the race gives up on the losers: each
+/// one whose work can be asked (a job's future, a promise with a cancellation handler, a chain
+/// onto one) gets a cancellation vote, so it stops unless another consumer still wants it; a
+/// request on the raced future cancels it at once and votes the same way (see <doc:Cancellation>).
 ///
 /// Combinators take no execution context because they run no closure of yours: the raced future
 /// resolves on the thread that resolves the deciding input, inside that resolving call, or before
@@ -22,13 +25,20 @@ extension Future {
     /// - With no futures: already cancelled, with an ``EmptyRaceError`` as the indirect error
     ///   (nothing could ever resolve it).
     ///
-    /// - Parameter futures: The futures to race.
+    /// - Parameters:
+    ///   - futures: The futures to race.
+    ///   - cancellingUpstream: Whether giving up asks the inputs to stop (the default): when the
+    ///     result is decided while inputs are still pending, and when a request reaches the
+    ///     result, it votes on every input that can pass requests on (see <doc:Cancellation>).
+    ///     `false` lets the inputs' work run to its end.
     /// - Returns: A future that resolves exactly once, like the first input to resolve.
     @inlinable
-    public static func firstResolved(of futures: [Future<Value>]) -> Future<Value> {
+    public static func firstResolved(of futures: [Future<Value>], cancellingUpstream: Bool = true) -> Future<Value> {
         if futures.isEmpty { return .cancelled(withIndirectError: EmptyRaceError(combinator: "firstResolved(of:)")) }
         // Every input decides; none contributes, so there is nothing to count and no tail.
-        return CombinatorState<Never?, Value>.combine(futures, contributions: 0) { state, _, outcome in
+        return CombinatorState<Never?, Value>.combine(
+            futures, contributions: 0, cancellingUpstream: cancellingUpstream
+        ) { state, _, outcome in
             state.decide(outcome.isFulfilled ? outcome : .cancelled(indirectError: outcome.error))
         }
     }
@@ -46,15 +56,21 @@ extension Future {
     ///   indirect error, holding how each input failed, in input order.
     /// - With no futures: already cancelled, with an ``EmptyRaceError`` as the indirect error.
     ///
-    /// - Parameter futures: The futures to race.
+    /// - Parameters:
+    ///   - futures: The futures to race.
+    ///   - cancellingUpstream: Whether giving up asks the inputs to stop (the default): when the
+    ///     result is decided while inputs are still pending, and when a request reaches the
+    ///     result, it votes on every input that can pass requests on (see <doc:Cancellation>).
+    ///     `false` lets the inputs' work run to its end.
     /// - Returns: A future that resolves exactly once: with the first value, or cancelled once
     ///   all inputs failed.
     @inlinable
-    public static func firstFulfilled(of futures: [Future<Value>]) -> Future<Value> {
+    public static func firstFulfilled(of futures: [Future<Value>], cancellingUpstream: Bool = true) -> Future<Value> {
         if futures.isEmpty { return .cancelled(withIndirectError: EmptyRaceError(combinator: "firstFulfilled(of:)")) }
         // Failures contribute; a fulfilment decides.
-        return CombinatorState<Outcome<Never>?, Value>.combine(futures, contributions: futures.count) {
-            state, index, outcome in
+        return CombinatorState<Outcome<Never>?, Value>.combine(
+            futures, contributions: futures.count, cancellingUpstream: cancellingUpstream
+        ) { state, index, outcome in
             let failure: Outcome<Never>
             switch outcome {
             case .fulfilled: return state.decide(outcome)

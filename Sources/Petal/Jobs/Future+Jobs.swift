@@ -25,7 +25,7 @@ extension Future {
         storage.subscribe(
             .step { upstream, kind in
                 guard kind == .fulfilled else {
-                    job.cancel(withIndirectError: upstream.error.pointee)
+                    job.cancel(withIndirectError: upstream.observedError)
                     return
                 }
                 job.launch(with: upstream.value, on: context)
@@ -40,7 +40,8 @@ extension Future {
     ///   the receiver is fulfilled; never if it is rejected or cancelled.
     /// - Returns: a future fulfilled with the outputs in the order of `jobs` once every job
     ///   completed; cancelled as soon as one job fails or is cancelled, with that job's error as
-    ///   the indirect error (which also cancels the other jobs); cancelled, with the receiver's
+    ///   the indirect error (which also asks the other jobs to cancel, as
+    ///   `Future.start(running:with:on:pool:)` says); cancelled, with the receiver's
     ///   error as the indirect error, when the receiver is rejected or cancelled (every job is
     ///   then cancelled with it too).
     public func then<Output, Context: ExecutionContext>(
@@ -51,7 +52,7 @@ extension Future {
         storage.subscribe(
             .step { upstream, kind in
                 guard kind == .fulfilled else {
-                    for job in jobs { job.cancel(withIndirectError: upstream.error.pointee) }
+                    for job in jobs { job.cancel(withIndirectError: upstream.observedError) }
                     return
                 }
                 for job in jobs { job.launch(with: upstream.value, on: context) }

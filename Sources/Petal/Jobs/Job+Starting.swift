@@ -12,7 +12,7 @@ extension Future {
     /// - Returns: the job's ``Job/future``: fulfilled when the job completes, rejected when it
     ///   fails, cancelled when it is cancelled (for example by `pool`'s ``CancellationPool/drain()``).
     /// - A job already started (or finished) is not started again: the repeat is reported
-    ///   through ``PetalDiagnostics/repeatedJobStartHandler``, and its future is returned as it
+    ///   through ``PetalDiagnostics/handler``, and its future is returned as it
     ///   is. A job already cancelled is not started, silently.
     ///
     /// - Parameters:
@@ -70,8 +70,10 @@ extension Future {
     /// - Returns: a future fulfilled with the outputs, in the order of `jobs`, once every job
     ///   completed; cancelled as soon as one job fails or is cancelled, with that job's error
     ///   (its rejection error, or its indirect error) as the indirect error. That first failure
-    ///   also cancels every other job, with the same indirect error. With no jobs: fulfilled
-    ///   with an empty array.
+    ///   also asks every other job to cancel, by a vote on its future (see <doc:Cancellation>):
+    ///   a job nobody else depends on gets its ``Job/attemptCancel()`` before the group's
+    ///   observers run. A request on the group's future cancels it and asks the jobs the same
+    ///   way. With no jobs: fulfilled with an empty array.
     @inlinable
     @discardableResult
     public static func start<Input, Output, Context: ExecutionContext>(
@@ -112,43 +114,18 @@ extension Job {
             ifDropped: { [weak self] in self?.cancel(withIndirectError: DroppedWorkError(droppedBy: Context.self)) })
     }
 
-    /// The future of a group of jobs: their outputs once all complete; the first failure
-    /// cancels every other job, with its error as the indirect error, and then the group's future.
+    /// The future of a group of jobs: their outputs once all complete, a combination like
+    /// `fulfillingWhen`: the first failure gives up on the other jobs, and a request on the
+    /// group's future cancels it and gives up on them too. Giving up is a cancellation vote on
+    /// each job's future (see <doc:Cancellation>): a job nobody else depends on is asked at once
+    /// (its ``attemptCancel()``), before the group resolves and its observers run; a job whose
+    /// future another consumer chained onto runs on for that consumer.
     ///
-    /// Each job's failure callbacks are subscribed before the combinator's, so that when a job
-    /// fails the other jobs are cancelled (their states final) before the group resolves and its
-    /// observers run. They hold the jobs weakly: a job's future must not keep the other jobs
-    /// alive, or a job dropped unfinished would never be abandoned and the group never resolve.
+    /// The group holds each job's future, not the job: a job dropped unfinished is abandoned, its
+    /// future cancelled, and the group with it.
     @usableFromInline
     static func group(_ jobs: [Job<Input, Output>], pool: CancellationPool?) -> Future<[Output]> {
         if let pool { pool.add(contentsOf: jobs) }
-        let members = jobs.map(WeakJob.init)
-        for job in jobs {
-            job.future.storage.subscribe(.cancelled { members.cancelEvery(withIndirectError: $0) })
-            job.future.storage.subscribe(.rejected { members.cancelEvery(withIndirectError: $0) })
-        }
-        let combined = Future<[Output]>.fulfillingWhen(jobs.map(\.future))
-        // A request to cancel the group asks every job still alive.
-        combined.storage.markPropagating()
-        combined.storage.addCancellationAction { for member in members { member.job?.attemptCancel() } }
-        return combined
-    }
-}
-
-/// A job held weakly, by the callbacks of a group (see ``Job/group(_:pool:)``).
-@usableFromInline
-struct WeakJob<Input, Output>: Sendable {
-    @usableFromInline
-    weak var job: Job<Input, Output>?
-
-    @usableFromInline
-    init(_ job: Job<Input, Output>) { self.job = job }
-}
-
-extension Array {
-    /// Cancels every job still alive and unfinished (a finished one keeps its outcome).
-    @usableFromInline
-    func cancelEvery<Input, Output>(withIndirectError error: (any Error)?) where Element == WeakJob<Input, Output> {
-        for member in self { member.job?.cancel(withIndirectError: error) }
+        return Future<[Output]>.fulfillingWhen(jobs.map(\.future))
     }
 }

@@ -33,7 +33,7 @@ import CPetal
 /// already the new state when the call that moved it returns. Exactly one of
 /// ``complete(with:)``, ``fail(with:)`` and ``cancel(withIndirectError:)`` wins, even when they
 /// race on several threads; the others change nothing and return `false`. A second start is
-/// reported through ``PetalDiagnostics/repeatedJobStartHandler`` and ignored.
+/// reported through ``PetalDiagnostics/handler`` (a ``RepeatedJobStart``) and ignored.
 ///
 /// ## Cancellation
 ///
@@ -113,7 +113,7 @@ open class Job<Input, Output>: Cancellable, @unchecked Sendable {
     /// Moves the job from pending or enqueued to executing and returns `true`: go ahead. Returns
     /// `false` if the job must not run: it is cancelled (silently: a cancelled job is expected
     /// to be started by a chain that did not know yet), or it already started or finished (the
-    /// repeat is reported through ``PetalDiagnostics/repeatedJobStartHandler``).
+    /// repeat is reported through ``PetalDiagnostics/handler``).
     ///
     /// ```swift
     /// override func start(with input: Input) {
@@ -169,7 +169,8 @@ open class Job<Input, Output>: Cancellable, @unchecked Sendable {
     @discardableResult
     public final func fail(with error: any Error) -> Bool {
         guard transition(from: { !$0.isFinished }, to: .failed).won else { return false }
-        return promise.future.storage.fail(.rejected, error: error)
+        return promise.future.storage.fail(
+            .rejected, error: error, failureSite: promise.site.failureSite(of: Output.self))
     }
 
     /// Cancels the job, whatever it is doing, optionally naming the error elsewhere that made
@@ -184,7 +185,8 @@ open class Job<Input, Output>: Cancellable, @unchecked Sendable {
     public final func cancel(withIndirectError indirectError: (any Error)? = nil) -> Bool {
         guard transition(from: { !$0.isFinished }, to: .cancelled).won else { return false }
         wasCancelled(withIndirectError: indirectError)
-        return promise.future.storage.fail(.cancelled, error: indirectError)
+        let failureSite = indirectError == nil ? 0 : promise.site.failureSite(of: Output.self)
+        return promise.future.storage.fail(.cancelled, error: indirectError, failureSite: failureSite)
     }
 
     /// Cancels the job if it can be cancelled now; the default cancels it unless it has

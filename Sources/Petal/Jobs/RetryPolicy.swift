@@ -1,4 +1,4 @@
-/// How ``Future/retrying(_:on:_:)`` limits and spaces its attempts: how many at most, how long to
+/// How ``Future/retrying(_:on:clock:_:)`` limits and spaces its attempts: how many at most, how long to
 /// wait before each (backoff that grows by a factor up to a cap, with jitter), and which
 /// rejections are worth another attempt.
 ///

@@ -7,8 +7,8 @@ extension Future {
     /// - Where and when: the first attempt runs on `context` at once (with `.inline`, on this
     ///   thread before this returns); each later one runs on `context` after the previous
     ///   attempt's future was rejected with an error `policy` accepts, once the policy's wait has
-    ///   passed (with no wait, at once). Waits are kept by Petal's one shared timer thread: no
-    ///   thread or timer per retry.
+    ///   passed (with no wait, at once). Waits are kept by `clock`: by default Petal's one
+    ///   shared timer thread, with no thread or timer per retry; a manual clock in tests.
     /// - Returns: a future fulfilled with the first fulfilled attempt's value; rejected with the
     ///   last attempt's error when all attempts were rejected, when `policy` declines an error,
     ///   or when `body` threw; cancelled, without retrying, when an attempt's future is cancelled
@@ -20,12 +20,14 @@ extension Future {
     /// - Parameters:
     ///   - policy: How many attempts, the waits between them, and which errors to retry.
     ///   - context: Where `body` runs.
+    ///   - clock: The clock that keeps the waits between attempts.
     ///   - body: Starts one attempt and returns its future.
     public static func retrying<Context: ExecutionContext>(
-        _ policy: RetryPolicy, on context: Context = .inline, _ body: @escaping @Sendable () throws -> Future<Value>
+        _ policy: RetryPolicy, on context: Context = .inline, clock: DeadlineClock = .continuous,
+        _ body: @escaping @Sendable () throws -> Future<Value>
     ) -> Future<Value> {
         let result = FutureStorage<Value>.makePending()
-        let retry = RetryLoop(result: result, policy: policy, context: context, body: body)
+        let retry = RetryLoop(result: result, policy: policy, context: context, clock: clock, body: body)
         result.markPropagating()
         result.addCancellationAction { retry.stop() }
         retry.startAttempt(1)
@@ -33,24 +35,24 @@ extension Future {
     }
 
     /// Runs `body` up to `attempts` times while its future is rejected, waiting `delay` between
-    /// attempts: ``retrying(_:on:_:)`` with a fixed wait, retrying every rejection.
+    /// attempts: ``retrying(_:on:clock:_:)`` with a fixed wait, retrying every rejection.
     public static func retrying<Context: ExecutionContext>(
-        attempts: Int, delay: Duration? = nil, on context: Context = .inline,
+        attempts: Int, delay: Duration? = nil, on context: Context = .inline, clock: DeadlineClock = .continuous,
         _ body: @escaping @Sendable () throws -> Future<Value>
     ) -> Future<Value> {
-        retrying(RetryPolicy(attempts: attempts, initialDelay: delay ?? .zero), on: context, body)
+        retrying(RetryPolicy(attempts: attempts, initialDelay: delay ?? .zero), on: context, clock: clock, body)
     }
 
     /// Starts a job that `makeJob` makes, with `input`, and starts a new one while they fail, as
-    /// ``retrying(_:on:_:)`` does with futures: a job is single-use, so every attempt is a fresh
-    /// job, added to `pool` if one is given.
+    /// ``retrying(_:on:clock:_:)`` does with futures: a job is single-use, so every attempt is a
+    /// fresh job, added to `pool` if one is given.
     public static func retrying<Input, Context: ExecutionContext>(
-        _ policy: RetryPolicy, on context: Context = .inline, pool: CancellationPool? = nil,
-        with input: Input, makingJob makeJob: @escaping @Sendable () -> Job<Input, Value>
+        _ policy: RetryPolicy, on context: Context = .inline, clock: DeadlineClock = .continuous,
+        pool: CancellationPool? = nil, with input: Input, makingJob makeJob: @escaping @Sendable () -> Job<Input, Value>
     ) -> Future<Value> {
         // Every attempt gets the same input; it is only read.
         let handOff = UncheckedSendableBox(input)
-        return retrying(policy, on: context) {
+        return retrying(policy, on: context, clock: clock) {
             Future.start(running: makeJob(), with: handOff.value, pool: pool)
         }
     }
@@ -61,21 +63,26 @@ extension Future {
 /// Why it exists: attempts start from callbacks on other threads and from the shared timer, and
 /// a cancellation request must reach whichever attempt is current.
 final class RetryLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
-    // @unchecked: `result` is resolved only through its claim; `current` and `stopped` only
-    // under `lock`; everything else is immutable.
+    // @unchecked: `result` is resolved only through its claim; `current`, `wait` and `stopped`
+    // only under `lock`; everything else is immutable.
     private let result: FutureStorage<Value>
     private let policy: RetryPolicy
     private let context: Context
+    private let clock: DeadlineClock
     private let body: @Sendable () throws -> Future<Value>
-    private let lock = PosixLock<(current: FutureStorage<Value>?, stopped: Bool)>((nil, false))
+    /// The current attempt's future, the deadline of the wait before the next one, and whether a
+    /// request stopped the retrying.
+    private let lock = PosixLock<(current: FutureStorage<Value>?, wait: DeadlineEntry?, stopped: Bool)>(
+        (nil, nil, false))
 
     init(
-        result: FutureStorage<Value>, policy: RetryPolicy, context: Context,
+        result: FutureStorage<Value>, policy: RetryPolicy, context: Context, clock: DeadlineClock,
         body: @escaping @Sendable () throws -> Future<Value>
     ) {
         self.result = result
         self.policy = policy
         self.context = context
+        self.clock = clock
         self.body = body
     }
 
@@ -122,21 +129,34 @@ final class RetryLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
     private func scheduleAttempt(_ number: Int) {
         let delay = policy.delay(beforeAttempt: number, random: Double.random(in: 0..<1))
         guard delay > .zero else { return startAttempt(number) }
-        do {
-            try DeadlineScheduler.shared.schedule(DeadlineEntry(deadline: .now + delay) { self.startAttempt(number) })
-        } catch {
-            // No timer thread to wait out the delay: the retry cannot happen as asked.
-            result.fail(.rejected, error: error)
+        let wait = DeadlineEntry(deadline: clock.now + delay) { self.startAttempt(number) }
+        // Scheduled and remembered under the lock, so that a request either comes first (no
+        // wait starts) or finds the wait in the timer and takes it out at once, rather than
+        // leaving it (and this loop) there until its deadline. The timer's lock nests inside
+        // this one; the timer never calls out with its own lock held.
+        let failure = lock.withLock { state -> TimerUnavailableError? in
+            guard !state.stopped else { return nil }
+            do throws(TimerUnavailableError) {
+                try clock.scheduler.schedule(wait)
+            } catch {
+                return error
+            }
+            state.wait = wait
+            return nil
         }
+        // No timer thread to wait out the delay: the retry cannot happen as asked.
+        if let failure { result.fail(.rejected, error: failure) }
     }
 
     /// A cancellation request reached the retrying future: no more attempts, ask the current
     /// one, and cancel the result.
     func stop() {
-        let current: FutureStorage<Value>? = lock.withLock { state in
+        let (current, wait) = lock.withLock { state in
             state.stopped = true
-            return state.current
+            return (state.current, state.wait)
         }
+        // A wait not scheduled yet, or already over, is not in the timer: nothing to remove.
+        if let wait { _ = clock.scheduler.cancel(wait) }
         current?.requestCancellation()
         result.fail(.cancelled, error: nil)
     }

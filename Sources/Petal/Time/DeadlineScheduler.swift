@@ -72,6 +72,9 @@ final class DeadlineScheduler: @unchecked Sendable {
     private var threadStarted = false
     /// Set by ``stop()``: the timer thread exits instead of sleeping on.
     private var stopping = false
+    /// A manual scheduler's time, moved only by ``advance(to:)``; `nil` for a scheduler on
+    /// `ContinuousClock`, whose thread keeps the deadlines.
+    private var manualNow: ContinuousClock.Instant?
 
     /// The longest single sleep: a far deadline is approached in steps, which also bounds the
     /// drift between the clock the sleep uses and `ContinuousClock`.
@@ -82,6 +85,23 @@ final class DeadlineScheduler: @unchecked Sendable {
 
     init(startThread: @escaping (@escaping @Sendable () -> Void) -> Int32 = startDetachedThread) {
         self.startThread = startThread
+    }
+
+    /// A scheduler on a manual clock that starts at `start`: no thread; due actions run on the
+    /// thread that calls ``advance(to:)``.
+    init(manualStartingAt start: ContinuousClock.Instant) {
+        self.startThread = { _ in preconditionFailure("Petal: a manual clock has no timer thread") }
+        self.manualNow = start
+    }
+
+    /// Whether time moves only when ``advance(to:)`` moves it.
+    var isManual: Bool {
+        withLock { manualNow != nil }
+    }
+
+    /// The time deadlines are compared with.
+    var now: ContinuousClock.Instant {
+        withLock { manualNow } ?? .now
     }
 
     private func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
@@ -107,6 +127,8 @@ final class DeadlineScheduler: @unchecked Sendable {
             entry.heapIndex = heap.count
             heap.append(entry)
             siftUp(entry.heapIndex)
+            // A manual clock's deadlines wait for `advance(to:)`.
+            if manualNow != nil { return 0 }
             if !threadStarted {
                 let status = startTimerThread()
                 guard status == 0 else {
@@ -136,6 +158,30 @@ final class DeadlineScheduler: @unchecked Sendable {
             // No signal: if this was the earliest, the timer thread wakes for it, finds nothing
             // due, and sleeps again until the new earliest.
             return true
+        }
+    }
+
+    /// Moves a manual clock to `target` (never backwards), running every action due by then on
+    /// this thread, earliest first, each with the clock at its own deadline. An action that
+    /// schedules another deadline within the window (a retry's next wait) sees it run in the
+    /// same call.
+    func advance(to target: ContinuousClock.Instant) {
+        while true {
+            let due: (@Sendable () -> Void)? = withLock {
+                guard let now = manualNow else { preconditionFailure("Petal: only a manual clock can be advanced") }
+                guard let first = heap.first, first.deadline <= target else {
+                    manualNow = Swift.max(now, target)
+                    return nil
+                }
+                manualNow = Swift.max(now, first.deadline)
+                let action = first.action.take()
+                remove(at: 0)
+                return action
+            }
+            // Outside the lock, as on the timer thread: actions resolve futures whose callbacks
+            // may schedule or cancel deadlines.
+            guard let due else { return }
+            due()
         }
     }
 
@@ -173,7 +219,7 @@ final class DeadlineScheduler: @unchecked Sendable {
 
     /// The timer thread's loop: sleep until the earliest deadline, run what is due, repeat.
     private func runTimerThread() {
-        var due: [@Sendable () -> Void] = []
+        var due: [(deadline: ContinuousClock.Instant, action: @Sendable () -> Void)] = []
         monitor.lock()
         while !stopping {
             guard let earliest = heap.first else {
@@ -187,13 +233,18 @@ final class DeadlineScheduler: @unchecked Sendable {
                 continue
             }
             while let first = heap.first, first.deadline <= now {
-                due.append(first.action.take().unsafelyUnwrapped)
+                due.append((first.deadline, first.action.take().unsafelyUnwrapped))
                 remove(at: 0)
             }
             // Outside the lock: actions resolve futures, whose inline callbacks may schedule or
             // cancel other timeouts.
             monitor.unlock()
-            for action in due { action() }
+            for (deadline, action) in due {
+                // Measured as each action starts: a slow inline callback earlier in the batch (or
+                // a starved thread) makes the ones after it late, and that is worth knowing.
+                PetalDiagnostics.reportLateTimer(deadline: deadline, ranAt: .now)
+                action()
+            }
             due.removeAll(keepingCapacity: true)
             monitor.lock()
         }

@@ -5,8 +5,15 @@
 /// future, and a future that resolves in time takes its deadline out of the heap at once, so
 /// timeouts far longer than the work they guard cost nothing once the work is done.
 ///
-/// The receiver itself is never changed by a timeout: it may still resolve after the deadline,
-/// and its own callbacks run as usual.
+/// A timeout never resolves its receiver: it may still resolve after the deadline, and its own
+/// callbacks run as usual. But a timeout that fires gives up on the receiver's work: if that work
+/// can be asked (a job's future, a promise with a cancellation handler, a chain onto one), the
+/// timeout votes for its cancellation, so it stops unless another consumer still wants it; a
+/// request on the timeout's own future cancels that future at once and votes the same way (see
+/// <doc:Cancellation>). Pass `cancellingUpstream: false` to let the work run to its end.
+///
+/// Deadlines are kept by a ``DeadlineClock``: real time by default, or a manual clock that a test
+/// advances.
 extension Future {
     /// A future that follows this one unless it is still pending after `duration`, in which case
     /// it is rejected with a ``FutureTimeoutError``.
@@ -30,23 +37,22 @@ extension Future {
     /// never block in them on another timeout: the timer thread would be waiting for itself.
     ///
     /// - Parameters:
-    ///   - duration: How long this future may stay pending, from now, measured on
-    ///     `ContinuousClock`.
+    ///   - duration: How long this future may stay pending, from now, measured on `clock`.
     ///   - context: Where the returned future is resolved, and so where its inline callbacks
     ///     start.
+    ///   - clock: The clock that keeps the deadline: real time by default; a manual clock in
+    ///     tests.
+    ///   - cancellingUpstream: Whether the deadline passing, or a request on the returned
+    ///     future, asks this future's work to stop by a vote (the default); `false` lets it run.
     public func timeout<Context: ExecutionContext>(
-        after duration: Duration, on context: Context = .inline
-    ) -> Future<Value> {
-        timeout(after: duration, on: context, scheduler: .shared)
-    }
-
-    /// ``timeout(after:on:)`` on a scheduler of the caller's (tests).
-    func timeout<Context: ExecutionContext>(
-        after duration: Duration, on context: Context, scheduler: DeadlineScheduler
+        after duration: Duration, on context: Context = .inline, clock: DeadlineClock = .continuous,
+        cancellingUpstream: Bool = true
     ) -> Future<Value> {
         if let outcome = storage.peek() { return Self.following(outcome, of: self) }
-        let now = ContinuousClock.now
-        return timeout(at: now.advanced(by: duration), duration: duration, now: now, on: context, scheduler: scheduler)
+        let now = clock.now
+        return timeout(
+            at: now.advanced(by: duration), duration: duration, now: now, on: context, clock: clock,
+            cancellingUpstream: cancellingUpstream)
     }
 
     /// A future that follows this one unless it is still pending at `deadline`, in which case it
@@ -71,20 +77,27 @@ extension Future {
     /// never block in them on another timeout: the timer thread would be waiting for itself.
     ///
     /// - Parameters:
-    ///   - deadline: The instant by which this future must resolve.
+    ///   - deadline: The instant by which this future must resolve, on `clock`.
     ///   - context: Where the returned future is resolved, and so where its inline callbacks
     ///     start.
+    ///   - clock: The clock that keeps the deadline: real time by default; a manual clock in
+    ///     tests.
+    ///   - cancellingUpstream: Whether the deadline passing, or a request on the returned
+    ///     future, asks this future's work to stop by a vote (the default); `false` lets it run.
     public func timeout<Context: ExecutionContext>(
-        at deadline: ContinuousClock.Instant, on context: Context = .inline
+        at deadline: ContinuousClock.Instant, on context: Context = .inline, clock: DeadlineClock = .continuous,
+        cancellingUpstream: Bool = true
     ) -> Future<Value> {
         if let outcome = storage.peek() { return Self.following(outcome, of: self) }
-        return timeout(at: deadline, duration: nil, now: .now, on: context, scheduler: .shared)
+        return timeout(
+            at: deadline, duration: nil, now: clock.now, on: context, clock: clock,
+            cancellingUpstream: cancellingUpstream)
     }
 
     /// The timeout of a receiver seen pending.
     private func timeout<Context: ExecutionContext>(
         at deadline: ContinuousClock.Instant, duration: Duration?, now: ContinuousClock.Instant, on context: Context,
-        scheduler: DeadlineScheduler
+        clock: DeadlineClock, cancellingUpstream: Bool
     ) -> Future<Value> {
         let expired = FutureTimeoutError(deadline: deadline, duration: duration)
         guard deadline > now else { return .rejected(with: expired) }
@@ -94,7 +107,10 @@ extension Future {
         // output's callbacks, exactly as it does for the receiver's own callbacks (see
         // `Callback.dispatching`).
         let output = UncheckedSendableBox(FutureStorage<Value>.makePending())
+        let scheduler = clock.scheduler
         let entry = DeadlineEntry(deadline: deadline) {
+            // Giving up: the receiver's work is asked (by vote) before the timeout's observers run.
+            output.value.giveUpUpstream()
             Self.resolve(output.value, with: .rejected(expired), on: context)
         }
         // Scheduled before subscribing: a receiver resolving in between must find the entry to
@@ -104,6 +120,17 @@ extension Future {
         } catch {
             // No timer thread: the timeout cannot be kept, and saying so beats never firing.
             return .rejected(with: error)
+        }
+        if cancellingUpstream {
+            // A request on the timeout's future takes the deadline's place: whoever takes the
+            // entry out of the heap decides, here for a cancellation.
+            var linked = false
+            output.value.dependOnUpstream(storage, linked: &linked) {
+                {
+                    guard scheduler.cancel(entry) else { return }
+                    Self.resolve(output.value, with: .cancelled(indirectError: nil), on: context)
+                }
+            }
         }
         storage.subscribe(
             .resolved { outcome in

@@ -1,5 +1,5 @@
-/// The rejection error of a future returned by ``Future/timeout(after:on:)`` or
-/// ``Future/timeout(at:on:)`` when the future it watches had not resolved by the deadline.
+/// The rejection error of a future returned by ``Future/timeout(after:on:clock:cancellingUpstream:)`` or
+/// ``Future/timeout(at:on:clock:cancellingUpstream:)`` when the future it watches had not resolved by the deadline.
 ///
 /// Named like ``FutureCancelledError`` so that it never shadows a timeout type of Foundation,
 /// Dispatch or Swift concurrency.
@@ -8,7 +8,7 @@ public struct FutureTimeoutError: Error, Sendable, CustomStringConvertible {
     public let deadline: ContinuousClock.Instant
 
     /// The time the watched future was given, when the timeout was set as a duration
-    /// (``Future/timeout(after:on:)``); `nil` when it was set as a deadline.
+    /// (``Future/timeout(after:on:clock:cancellingUpstream:)``); `nil` when it was set as a deadline.
     public let duration: Duration?
 
     /// Creates the error for a timeout that expired at `deadline`, optionally set as `duration`.

@@ -8,7 +8,7 @@ struct CombinatorAllSettledTests {
     @Test("is fulfilled with every outcome in input order, failures included", arguments: Timing.allCases)
     func everyOutcomeInInputOrder(timing: Timing) {
         let resolutions: [InputResolution] = [.reject(0), .fulfil(1), .cancel, .cancelBecause(3), .fulfil(4)]
-        let (future, count) = combined(resolutions, timing, order: [4, 2, 0, 3, 1], Future.allResolved)
+        let (future, count) = combined(resolutions, timing, order: [4, 2, 0, 3, 1], { Future.allResolved($0) })
         #expect(future.peek()?.value?.map { summarize($0) } == resolutions.map(\.description))
         #expect(count.value == 1)
     }

@@ -7,7 +7,7 @@ struct CombinatorFirstResolvedTests {
     @Test("takes the value of the first input to resolve, when it is fulfilled")
     func firstFulfilment() {
         let (future, count) = combined(
-            [.fulfil(0), .fulfil(1), .reject(2)], .resolvedAfter, order: [1, 2, 0], Future.firstResolved(of:)
+            [.fulfil(0), .fulfil(1), .reject(2)], .resolvedAfter, order: [1, 2, 0], { Future.firstResolved(of: $0) }
         )
         #expect(summarize(future.peek()) == "fulfilled(1)")
         #expect(count.value == 1)
@@ -20,7 +20,7 @@ struct CombinatorFirstResolvedTests {
     func firstFailure(timing: Timing, failure: Int) {
         let (resolution, error) = failureCases[failure]
         let (future, count) = combined(
-            [.fulfil(0), resolution, .reject(9)], timing, order: [1, 0, 2], Future.firstResolved(of:)
+            [.fulfil(0), resolution, .reject(9)], timing, order: [1, 0, 2], { Future.firstResolved(of: $0) }
         )
         // Already resolved inputs are taken in input order: the fulfilled one comes first.
         let expected = timing == .resolvedBefore ? "fulfilled(0)" : "cancelled(\(error))"
@@ -61,8 +61,8 @@ struct CombinatorFirstFulfilledTests {
     @Test("takes the first fulfilment, whatever failed before it", arguments: Timing.allCases)
     func firstFulfilment(timing: Timing) {
         let (future, count) = combined(
-            [.reject(0), .fulfil(1), .cancel, .fulfil(3)], timing, order: [0, 2, 3, 1], Future.firstFulfilled(of:)
-        )
+            [.reject(0), .fulfil(1), .cancel, .fulfil(3)], timing, order: [0, 2, 3, 1]
+        ) { Future.firstFulfilled(of: $0) }
         // Resolved after: input 3 is fulfilled first. Resolved before: input 1 comes first in input order.
         #expect(summarize(future.peek()) == (timing == .resolvedAfter ? "fulfilled(3)" : "fulfilled(1)"))
         #expect(count.value == 1)
@@ -86,7 +86,7 @@ struct CombinatorFirstFulfilledTests {
     func allFailed(timing: Timing) {
         let (future, count) = combined(
             [.cancelBecause(0), .reject(1), .cancel, .reject(3)], timing, order: [3, 1, 0, 2],
-            Future.firstFulfilled(of:)
+            { Future.firstFulfilled(of: $0) }
         )
         #expect(
             summarize(future.peek())

@@ -82,7 +82,7 @@ struct CombinatorFulfillingWhenTests {
     @Test("is fulfilled with every value in input order, whatever order they come in", arguments: Timing.allCases)
     func valuesInInputOrder(timing: Timing) {
         let (future, count) = combined(
-            (0..<6).map { .fulfil($0 * 10) }, timing, order: [3, 5, 0, 4, 1, 2], Future.fulfillingWhen
+            (0..<6).map { .fulfil($0 * 10) }, timing, order: [3, 5, 0, 4, 1, 2], { Future.fulfillingWhen($0) }
         )
         #expect(future.peek()?.value == [0, 10, 20, 30, 40, 50])
         #expect(count.value == 1)
@@ -111,7 +111,7 @@ struct CombinatorFulfillingWhenTests {
     )
     func cancelledByAFailure(timing: Timing, failure: Int) {
         let (resolution, error) = failureCases[failure]
-        let (future, count) = combined([.fulfil(1), resolution, .fulfil(3)], timing, Future.fulfillingWhen)
+        let (future, count) = combined([.fulfil(1), resolution, .fulfil(3)], timing, { Future.fulfillingWhen($0) })
         #expect(summarize(future.peek()) == "cancelled(\(error))")
         #expect(count.value == 1)
     }
@@ -120,7 +120,7 @@ struct CombinatorFulfillingWhenTests {
     func firstFailureWins() {
         let (future, count) = combined(
             [.cancelBecause(1), .fulfil(2), .reject(3), .cancel], .resolvedAfter, order: [2, 0, 1, 3],
-            Future.fulfillingWhen
+            { Future.fulfillingWhen($0) }
         )
         #expect(summarize(future.peek()) == "cancelled(E3)")
         #expect(count.value == 1)
@@ -129,8 +129,8 @@ struct CombinatorFulfillingWhenTests {
     @Test("among inputs that had already failed, the earliest in input order decides")
     func earliestAlreadyFailedWins() {
         let (future, count) = combined(
-            [.fulfil(0), .cancelBecause(1), .reject(2)], .resolvedBefore, order: [2, 0, 1], Future.fulfillingWhen
-        )
+            [.fulfil(0), .cancelBecause(1), .reject(2)], .resolvedBefore, order: [2, 0, 1]
+        ) { Future.fulfillingWhen($0) }
         #expect(summarize(future.peek()) == "cancelled(E1)")
         #expect(count.value == 1)
     }

@@ -8,6 +8,8 @@ struct JobStateTests {
         let job = ManualJob<Int, Int>()
         #expect(job.state == .pending)
         #expect(job.future.peek() == nil)
+        // Held to here: released after its last use, the job would be abandoned mid-check.
+        withExtendedLifetime(job) {}
     }
 
     @Test("begin moves a pending job to executing, once")

@@ -69,18 +69,3 @@ struct RetryingTests {
         #expect(runs.value == 2)
     }
 }
-
-/// Retrying with a delay uses the shared timer, whose pending entries the Timeouts suite counts:
-/// the test belongs to that serialized suite so that it never runs while one of them counts.
-extension TimeoutTests {
-    @Test("retrying with a delay runs its attempts on the shared timer, and the count is exact")
-    func retryingWithDelay() async {
-        let runs = Counter()
-        let future = Future<Int>.retrying(attempts: 3, delay: .milliseconds(1)) {
-            runs.increment()
-            return .rejected(with: TestError(runs.value))
-        }
-        #expect(describe(await future.outcome) == "rejected(\(TestError(3)))")
-        #expect(runs.value == 3)
-    }
-}

@@ -40,23 +40,26 @@ struct TimeoutTests {
 
     @Test("a receiver still pending at a 1 ms deadline makes the timeout rejected with FutureTimeoutError")
     func pendingReceiverTimesOut() {
-        let before = PetalDiagnostics.pendingTimeoutCount
+        let clock = DeadlineClock.manual()
         let promise = Promise<Int>()
-        let timed = promise.future.timeout(after: .milliseconds(1))
+        let timed = promise.future.timeout(after: .milliseconds(1), clock: clock)
+        clock.advance(by: .milliseconds(1))
         let outcome = timed.wait()
         let error = timeoutError(outcome)
         #expect(error != nil)
         #expect(error?.duration == .milliseconds(1))
         #expect(error?.description == "the future did not resolve within 0.001 seconds")
-        // The timer took the entry out of the heap before resolving.
-        #expect(PetalDiagnostics.pendingTimeoutCount == before)
+        // The clock took the entry out of its heap before resolving.
+        #expect(clock.pendingDeadlineCount == 0)
         #expect(!promise.isResolved)
     }
 
     @Test("a timeout never changes its receiver, which can still resolve after the deadline")
     func receiverUnchangedByTimeout() {
+        let clock = DeadlineClock.manual()
         let promise = Promise<Int>()
-        let timed = promise.future.timeout(after: .milliseconds(1))
+        let timed = promise.future.timeout(after: .milliseconds(1), clock: clock)
+        clock.advance(by: .milliseconds(1))
         #expect(timeoutError(timed.wait()) != nil)
         #expect(promise.future.peek() == nil)
         #expect(promise.fulfil(with: 5))
@@ -67,10 +70,12 @@ struct TimeoutTests {
 
     @Test("the deadline form times out with the deadline it was given and no duration")
     func deadlineFormTimesOut() {
-        let deadline = ContinuousClock.now.advanced(by: .milliseconds(1))
+        let clock = DeadlineClock.manual()
+        let deadline = clock.now.advanced(by: .milliseconds(1))
         // Held: a dropped promise would cancel its future, and the timeout would follow that.
         let promise = Promise<Int>()
-        let timed = promise.future.timeout(at: deadline)
+        let timed = promise.future.timeout(at: deadline, clock: clock)
+        clock.advance(to: deadline)
         let error = timeoutError(timed.wait())
         #expect(error?.deadline == deadline)
         #expect(error?.duration == nil)
@@ -196,13 +201,12 @@ struct TimeoutTests {
         queue.setSpecific(key: key, value: "mine")
         let seen = Recorder<String>()
 
-        // The queue is held, so the timeout cannot resolve before the callback is subscribed.
-        let release = DispatchSemaphore(value: 0)
-        queue.async { release.wait() }
+        // A manual clock: the deadline passes only once the callback is subscribed.
+        let clock = DeadlineClock.manual()
         let unresolved = Promise<Int>()
-        let expired = unresolved.future.timeout(after: .milliseconds(1), on: queue)
+        let expired = unresolved.future.timeout(after: .milliseconds(1), on: queue, clock: clock)
         expired.whenRejected { _ in seen.record(DispatchQueue.getSpecific(key: key) ?? "elsewhere") }
-        release.signal()
+        clock.advance(by: .milliseconds(1))
         #expect(timeoutError(expired.wait()) != nil)
         #expect(!unresolved.isResolved)
 
@@ -240,13 +244,16 @@ struct TimeoutTests {
                     promise.fulfil(with: value)
                     if timed.peek()?.value == value { followed.increment() } else { wrong.increment() }
                 case 1:
-                    // Never resolved before its deadline.
-                    let timed = promise.future.timeout(after: .milliseconds(1))
+                    // Never resolved before its deadline, on a clock of its own.
+                    let clock = DeadlineClock.manual()
+                    let timed = promise.future.timeout(after: .milliseconds(1), clock: clock)
                     timed.whenResolved { _ in resolvedOnce.increment() }
+                    clock.advance(by: .milliseconds(1))
                     if timeoutError(timed.wait()) != nil { expired.increment() } else { wrong.increment() }
                     promise.fulfil(with: value)
                 default:
-                    // Racing its deadline: either answer is right, but exactly one.
+                    // Racing its deadline on the real timer thread: either answer is right, but
+                    // exactly one.
                     let timed = promise.future.timeout(after: .microseconds(50))
                     timed.whenResolved { _ in resolvedOnce.increment() }
                     promise.fulfil(with: value)
@@ -289,6 +296,19 @@ struct TimeoutTests {
     }
 
     // MARK: The scheduler itself
+
+    @Test("an action the timer thread runs 100 ms or more after its deadline is counted and reported as late")
+    func lateActionReported() throws {
+        let scheduler = DeadlineScheduler()
+        defer { scheduler.stop() }
+        let before = PetalDiagnostics.lateTimerCount
+        let ran = DispatchSemaphore(value: 0)
+        // A deadline a second in the past: the thread runs it a second late, with no waiting here.
+        try scheduler.schedule(DeadlineEntry(deadline: .now - .seconds(1)) { ran.signal() })
+        ran.wait()
+        // At least: the shared timer of other suites may run late too on a loaded machine.
+        #expect(PetalDiagnostics.lateTimerCount >= before + 1)
+    }
 
     @Test("the scheduler runs due deadlines earliest first and never runs a cancelled one")
     func schedulerOrder() throws {
@@ -355,11 +375,11 @@ extension TimeoutTests {
         let scheduler = DeadlineScheduler(startThread: starter.start)
         defer { scheduler.stop() }
         let promise = Promise<Int>()
-        let refused = promise.future.timeout(after: .seconds(600), on: .inline, scheduler: scheduler)
+        let refused = promise.future.timeout(after: .seconds(600), clock: DeadlineClock(scheduler: scheduler))
         #expect((refused.peek()?.error as? TimerUnavailableError)?.code == EAGAIN)
         #expect(scheduler.pendingCount == 0)
         // The next timeout starts the thread, and fires.
-        let kept = promise.future.timeout(after: .milliseconds(1), on: .inline, scheduler: scheduler)
+        let kept = promise.future.timeout(after: .milliseconds(1), clock: DeadlineClock(scheduler: scheduler))
         #expect(timeoutError(kept.wait()) != nil)
         #expect(starter.calls.value == 2)
         promise.fulfil(with: 1)

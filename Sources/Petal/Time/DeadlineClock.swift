@@ -1,0 +1,75 @@
+/// The clock that timeouts and delayed retries read, and the timer that keeps their deadlines.
+///
+/// Every API that waits takes one (`clock:`), and defaults to ``continuous``: real time, kept by
+/// Petal's one timer thread. Tests pass a ``manual(startingAt:)`` clock instead, whose time moves
+/// only when they ``advance(by:)`` it: a test of a one-hour timeout or of a retry's backoff then
+/// runs at once, decides exactly which deadlines have passed, and never sleeps.
+///
+/// ```swift
+/// let clock = DeadlineClock.manual()
+/// let reply = request.timeout(after: .seconds(5), clock: clock)
+/// clock.advance(by: .seconds(4))   // nothing is due: `reply` is still pending
+/// clock.advance(by: .seconds(1))   // the deadline passes: `reply` is rejected, on this thread
+/// ```
+///
+/// Instants are `ContinuousClock.Instant`s on every clock: a manual clock starts at a real
+/// instant (by default the moment it is made) and then keeps its own time, so deadlines and
+/// ``FutureTimeoutError/deadline`` read the same way whichever clock keeps them.
+public final class DeadlineClock: Sendable {
+    /// The deadlines this clock keeps, and its time.
+    let scheduler: DeadlineScheduler
+
+    init(scheduler: DeadlineScheduler) {
+        self.scheduler = scheduler
+    }
+
+    /// Real time: `ContinuousClock`, with every deadline in the process kept by Petal's one timer
+    /// thread (started on first use). The default of every `clock:` parameter.
+    public static let continuous = DeadlineClock(scheduler: .shared)
+
+    /// A clock for tests whose time stands still until ``advance(by:)`` or ``advance(to:)`` moves
+    /// it; the actions that come due run on the advancing thread, before the advance returns.
+    ///
+    /// - Parameter start: The clock's time until it is first advanced.
+    public static func manual(startingAt start: ContinuousClock.Instant = .now) -> DeadlineClock {
+        DeadlineClock(scheduler: DeadlineScheduler(manualStartingAt: start))
+    }
+
+    /// The clock's time: `ContinuousClock.now` for ``continuous``; for a manual clock, where the
+    /// last advance left it.
+    public var now: ContinuousClock.Instant {
+        scheduler.now
+    }
+
+    /// Whether this is a manual clock, which only ``advance(by:)`` and ``advance(to:)`` move.
+    public var isManual: Bool {
+        scheduler.isManual
+    }
+
+    /// How many deadlines wait on this clock: pending timeouts and delayed retries.
+    ///
+    /// A snapshot: other threads may add or remove deadlines while it is read.
+    public var pendingDeadlineCount: Int {
+        scheduler.pendingCount
+    }
+
+    /// Moves a manual clock forward by `duration` (see ``advance(to:)``).
+    ///
+    /// - Precondition: the clock is manual; a negative `duration` moves nothing.
+    public func advance(by duration: Duration) {
+        advance(to: now.advanced(by: Swift.max(duration, .zero)))
+    }
+
+    /// Moves a manual clock to `instant`, running what comes due on this thread, earliest
+    /// deadline first (ties: first scheduled, first run), before returning.
+    ///
+    /// Each action runs with the clock at its own deadline, so a deadline it schedules (a
+    /// retry's next wait, a timeout on the next attempt) is measured from there, and runs in
+    /// this same call if it falls due by `instant`. An instant in the past moves nothing.
+    ///
+    /// - Precondition: the clock is manual: real time cannot be advanced.
+    public func advance(to instant: ContinuousClock.Instant) {
+        precondition(isManual, "Petal: only a manual clock can be advanced; DeadlineClock.continuous is real time")
+        scheduler.advance(to: instant)
+    }
+}
