@@ -1,36 +1,91 @@
 // swift-tools-version:6.2
 import PackageDescription
 
+// The platforms the package builds on. The library needs Duration and ContinuousClock (macOS 13,
+// iOS 16, tvOS 16, watchOS 9); its tests use Synchronization's Mutex and Atomic (macOS 15,
+// iOS 18, tvOS 18, watchOS 11, visionOS 2), and SwiftPM applies one set to every target.
+let platforms: [SupportedPlatform] = [
+    .macOS(.v15), .macCatalyst(.v18), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2),
+]
+
+// Where libatomic_ops is packaged (and its pkg-config file may be found). Elsewhere SwiftPM never
+// looks for it, so a build there asks for nothing and the core builds on C11 atomics.
+let atomicOpsPlatforms: [Platform] = [.linux, .android, .openbsd]
+
 let package = Package(
     name: "Petal",
+    platforms: platforms,
     products: [
-        .library(name: "Petal", targets: ["Petal"])
+        .library(name: "Petal", targets: ["Petal"]),
+        // Empty unless the NIO trait is on: a product cannot depend on a trait, only its code can.
+        .library(name: "PetalNIO", targets: ["PetalNIO"]),
+    ],
+    traits: [
+        .trait(
+            name: "NIO",
+            description: "PetalNIO: an EventLoop as an ExecutionContext, and EventLoopFuture <-> Future."
+        ),
+        .trait(
+            name: "C11Atomics",
+            description: """
+                Build the C core on C11 <stdatomic.h> even where libatomic_ops is installed \
+                (without this trait, libatomic_ops wherever its header is found, C11 elsewhere).
+                """
+        ),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2")
     ],
     targets: [
-        // libatomic_ops, the atomics layer of the C core. A user without it is told what to install.
+        // libatomic_ops, the default atomics of the C core where it is installed. Optional: without
+        // it SwiftPM only warns (with the install command below) and the core uses C11 atomics
+        // (petal_atomics.h chooses by whether <atomic_ops.h> can be included).
         .systemLibrary(
             name: "CAtomicOps",
             pkgConfig: "atomic_ops",
             providers: [
                 .apt(["libatomic-ops-dev"]),
-                .brew(["libatomic_ops"]),
                 .yum(["libatomic_ops-devel"]),
             ]
         ),
+        // The C11Atomics trait's choice: a header that defines PETAL_ATOMICS_C11, which
+        // petal_atomics.h includes when it is on the include path. A cSettings define would reach
+        // CPetal's C alone; an include directory also reaches the Clang importer of every Swift
+        // target, so the C core and the Swift code that inlines it choose the same atomics (the
+        // test "the compiled core and the imported headers use the same atomics" checks it).
+        .target(name: "CPetalC11Atomics"),
         .target(
             name: "CPetal",
-            dependencies: ["CAtomicOps"],
+            dependencies: [
+                .target(name: "CAtomicOps", condition: .when(platforms: atomicOpsPlatforms)),
+                .target(name: "CPetalC11Atomics", condition: .when(traits: ["C11Atomics"])),
+            ],
             cSettings: [.define("_GNU_SOURCE")]
         ),
         .target(
             name: "Petal",
             dependencies: ["CPetal"]
         ),
+        .target(
+            name: "PetalNIO",
+            dependencies: [
+                "Petal",
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["NIO"])),
+            ]
+        ),
         // <malloc.h>, which Swift's Glibc module leaves out: the soak test samples the heap.
         .systemLibrary(name: "CMalloc", path: "Tests/CMalloc"),
         .testTarget(
             name: "PetalTests",
             dependencies: ["Petal", "CPetal", "CMalloc"]
+        ),
+        .testTarget(
+            name: "PetalNIOTests",
+            dependencies: [
+                "PetalNIO",
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["NIO"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["NIO"])),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6],

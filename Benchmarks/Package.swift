@@ -11,7 +11,8 @@ let package = Package(
     name: "PetalBenchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(path: petalRoot.path),
+        // With the NIO trait: the chain across NIO measures PetalNIO's conversions.
+        .package(path: petalRoot.path, traits: ["NIO"]),
         .package(url: "https://github.com/ordo-one/package-benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
@@ -21,12 +22,20 @@ let package = Package(
             name: "CBenchSupport",
             dependencies: [.product(name: "Petal", package: petalRoot.lastPathComponent.lowercased())]
         ),
+        // The C core a second time, on C11 atomics and with its own symbol names, for the
+        // contender "C core (C11 atomics)" beside the library's core.
+        .target(
+            name: "CBenchCoreC11",
+            dependencies: [.product(name: "Petal", package: petalRoot.lastPathComponent.lowercased())]
+        ),
         // One small adapter per contender, the workloads, and the worker pool.
         .target(
             name: "Contenders",
             dependencies: [
                 "CBenchSupport",
+                "CBenchCoreC11",
                 .product(name: "Petal", package: petalRoot.lastPathComponent.lowercased()),
+                .product(name: "PetalNIO", package: petalRoot.lastPathComponent.lowercased()),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]

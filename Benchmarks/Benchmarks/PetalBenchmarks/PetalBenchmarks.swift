@@ -12,7 +12,7 @@ let benchmarks: @Sendable () -> Void = {
         metrics: [.throughput, .wallClock, .mallocCountTotal],
         warmupIterations: 3,
         maxDuration: profile.duration,
-        maxIterations: 100_000
+        maxIterations: profile.maxIterations
     )
     for pass in 1...profile.repetitions {
         for workload in profile.workloads {

@@ -4,18 +4,18 @@
 #include <petal_atomics.h>
 #include <stdlib.h>
 
-static volatile AO_t bench_count;
+static volatile petal_word bench_count;
 
 void bench_count_add(void) {
-    (void)AO_fetch_and_add1(&bench_count); /* no ordering: read after a join */
+    (void)petal_atomic_fetch_add(&bench_count, 1); /* no ordering: read after a join */
 }
 
 long bench_count_read(void) {
-    return (long)AO_load_acquire(&bench_count);
+    return (long)petal_atomic_load_acquire(&bench_count);
 }
 
 void bench_count_reset(void) {
-    AO_store_release(&bench_count, 0);
+    petal_atomic_store_release(&bench_count, 0);
 }
 
 void bench_escape(const void *object) {

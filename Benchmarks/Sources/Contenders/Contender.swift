@@ -43,6 +43,12 @@ public protocol Contender: SendableMetatype {
     /// step adding one and the tail counting only the right total); the default chains
     /// callbacks that each fulfil the next promise, which is how the others' users chain.
     static func runChain(links: Int, value: Int)
+    /// Whether the contender runs chains that begin and end as NIO futures (`runChainAcrossNIO`).
+    static var chainsAcrossNIO: Bool { get }
+    /// Called on the benchmark's event loop: chains `links` steps that each add one between an
+    /// `EventLoopFuture` head and an `EventLoopFuture` tail on that loop, counts once at the tail
+    /// if the total is right, and completes the head with `value`.
+    static func runChainAcrossNIO(links: Int, value: Int)
 }
 
 extension Contender {
@@ -56,6 +62,10 @@ extension Contender {
     public static func settle(_ handle: Handle, subscriptions: Int) {}
     public static func perform(_ job: @escaping @Sendable () -> Void) { job() }
     public static var onlyWholeJobsOnOneThread: Bool { false }
+    public static var chainsAcrossNIO: Bool { false }
+    public static func runChainAcrossNIO(links: Int, value: Int) {
+        fatalError("\(name) has no chain across NIO")
+    }
 
     public static func runChain(links: Int, value: Int) {
         let chain = (0...links).map { _ in make() }

@@ -85,6 +85,9 @@ public enum NIOOnLoopContender: Contender {
     }
     public static func escape(_ handle: EventLoopPromise<Int>) { NIOForeignContender.escape(handle) }
     public static func runChain(links: Int, value: Int) { nioChain(links: links, value: value) }
+    public static var chainsAcrossNIO: Bool { true }
+    /// On the loop, `map` steps run as the head completes: the chain NIO's users write.
+    public static func runChainAcrossNIO(links: Int, value: Int) { nioChain(links: links, value: value) }
 }
 
 /// Runs `job` on the benchmark's event loop and waits for it; a loop that cannot run work ends the

@@ -1,5 +1,7 @@
 import CBenchSupport
+import NIOCore
 import Petal
+import PetalNIO
 
 /// Petal itself, through its public API.
 public enum PetalContender: Contender {
@@ -43,5 +45,19 @@ public enum PetalContender: Contender {
         let expected = value + links
         tail.whenFulfilled { if $0 == expected { bench_count_add() } }
         head.fulfil(with: value)
+    }
+
+    public static var chainsAcrossNIO: Bool { true }
+
+    /// Into Petal with `Future(_:)`, `then` steps, and out with `eventLoopFuture(on:)`. The steps
+    /// run inline: the Petal future resolves on the loop, so they run there.
+    public static func runChainAcrossNIO(links: Int, value: Int) {
+        let loop = NIOForeignContender.loop
+        let head = loop.makePromise(of: Int.self)
+        var tail = Future(head.futureResult)
+        for _ in 0..<links { tail = tail.then { $0 + 1 } }
+        let expected = value + links
+        tail.eventLoopFuture(on: loop).whenSuccess { if $0 == expected { bench_count_add() } }
+        head.succeed(value)
     }
 }

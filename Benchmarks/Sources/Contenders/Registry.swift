@@ -12,15 +12,31 @@ public struct Profile: Sendable {
     /// reported, so a neighbour slowing this shared machine for a few seconds moves one pass,
     /// not the result.
     public let repetitions: Int
+    /// The most iterations (rounds) a benchmark measures, whatever its budget.
+    public var maxIterations = 100_000
 
     public static var current: Profile {
-        ProcessInfo.processInfo.environment["PETAL_BENCH_PROFILE"] == "full" ? .full : .quick
+        switch ProcessInfo.processInfo.environment["PETAL_BENCH_PROFILE"] {
+        case "full": .full
+        case "smoke": .smoke
+        default: .quick
+        }
     }
 
     /// The grid of the targets: T = 1, 2, 4, short runs; for CI and the README's run command.
     public static let quick = Profile(
         name: "quick", threadCounts: [1, 2, 4], workloads: Workload.allCases, duration: .milliseconds(120),
         repetitions: 3)
+
+    /// A few rounds of every cell at T = 1, one pass: to check that a benchmark runs and checks
+    /// itself (with `--filter`, one new benchmark), never to measure.
+    public static var smoke: Profile {
+        var profile = Profile(
+            name: "smoke", threadCounts: [1], workloads: Workload.allCases, duration: .milliseconds(10),
+            repetitions: 1)
+        profile.maxIterations = 5
+        return profile
+    }
 
     /// Threads from 1 to four times the cores, longer runs.
     public static var full: Profile {
@@ -47,6 +63,7 @@ public let contenders: [Entry] = [
     entry(PetalContender.self),
     UniquePromisePrototype.entry,
     entry(RawCoreContender.self),
+    RawCoreC11Contender.entry,
     entry(BareContender.self),
     entry(LockedContender<MutexPromise>.self),
     entry(LockedContender<NSLockPromise>.self),

@@ -27,12 +27,22 @@ public enum Workload: String, CaseIterable, Sendable {
     case chain1 = "chain K=1"
     case chain4 = "chain K=4"
     case chain100 = "chain K=100"
+    /// A chain of K steps that begins and ends as `EventLoopFuture`s, all on one event loop (a
+    /// channel handler's view): NIO's `map` steps, against Petal's `then` steps between PetalNIO's
+    /// two conversions, which those steps pay for.
+    case chainAcrossNIO4 = "chain across NIO K=4"
 
     /// The smallest thread count at which the workload means something.
     public var minimumThreads: Int { self == .subscribeRacingFulfil || self == .pingPong ? 2 : 1 }
 
     /// The largest thread count at which the workload means something.
-    public var maximumThreads: Int { self == .pingPong ? 2 : .max }
+    public var maximumThreads: Int {
+        switch self {
+        case .pingPong: 2
+        case .chainAcrossNIO4: 1  // one event loop does all the work
+        default: .max
+        }
+    }
 
     /// Whether the workload needs `fulfil` to report the winner.
     var needsWinner: Bool { self == .fulfilRace }
@@ -47,6 +57,7 @@ public enum Workload: String, CaseIterable, Sendable {
 
     /// Whether the contender can run this workload faithfully at `threads`.
     public func fits<C: Contender>(_: C.Type, threads: Int) -> Bool {
+        if self == .chainAcrossNIO4 { return C.chainsAcrossNIO }
         if needsWinner && !C.reportsWinner { return false }
         if C.onlyWholeJobsOnOneThread { return wholeInJobs && threads == 1 }
         return true
@@ -323,6 +334,19 @@ extension Workload {
                     for _ in 0..<chainsPerThread { C.runChain(links: links, value: 7) }
                 }
                 awaitDelivered(C.self, chainsPerThread * threads)
+            }
+
+        case .chainAcrossNIO4:
+            let links = 4
+            let chains = 100
+            return Round(operations: links * chains) {
+                Delivered.reset()
+                // One task on the loop per round, the same for every contender, so the figures
+                // compare the chains themselves.
+                onLoop {
+                    for _ in 0..<chains { C.runChainAcrossNIO(links: links, value: 7) }
+                }
+                awaitDelivered(C.self, chains)
             }
         }
     }

@@ -77,6 +77,9 @@ let known: Bool
 switch contender {
 case "Petal": known = run(PetalContender.self, operation, count)
 case "C core": known = run(RawCoreContender.self, operation, count)
+case "C core (C11 atomics)":
+    print("C core (C11 atomics): built on \(RawCoreC11Contender.backend)")
+    known = RawCoreC11Contender.backend == "C11" && run(RawCoreC11Contender.self, operation, count)
 case "bare": known = run(BareContender.self, operation, count)
 case "Mutex": known = run(LockedContender<MutexPromise>.self, operation, count)
 default: known = false
