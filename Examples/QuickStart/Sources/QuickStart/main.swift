@@ -42,6 +42,7 @@ let visitor = fetch("/users/404")
     .recover { _ in User(id: 0, name: "guest") }
 print("visitor:", try await visitor.value.name)
 
-// Work that takes too long is rejected at its deadline; the work itself is left alone.
+// Work that takes too long is rejected at its deadline, and asked to stop if its producer listens
+// (`whenCancellationRequested`); this stand-in does not listen, so its work runs on.
 let slow = fetch("/slow").timeout(after: .milliseconds(50))
 print("slow:", await slow.outcome.error.map { "\($0)" } ?? "in time")
