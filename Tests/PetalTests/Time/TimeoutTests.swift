@@ -179,14 +179,20 @@ struct TimeoutTests {
     func timedOutCallbacksRunOnTimerThread() {
         let threads = Recorder<UInt>()
         let promises = (0..<4).map { _ in Promise<Int>() }
+        // Waits for the callbacks, not the futures: a wait returns once a future is resolved,
+        // while the timer thread may still be running that future's callbacks.
+        let ran = DispatchSemaphore(value: 0)
         var timeouts: [Future<Int>] = []
         holdingTimerThread {
             timeouts = promises.map { $0.future.timeout(after: .milliseconds(1)) }
             for timed in timeouts {
-                timed.whenRejected { _ in threads.record(currentThreadID()) }
+                timed.whenRejected { _ in
+                    threads.record(currentThreadID())
+                    ran.signal()
+                }
             }
         }
-        for timed in timeouts { _ = timed.wait() }
+        for _ in timeouts { ran.wait() }
         #expect(threads.events.count == 4)
         #expect(Set(threads.events).count == 1)
         #expect(!threads.events.contains(currentThreadID()))
@@ -205,17 +211,28 @@ struct TimeoutTests {
         let clock = DeadlineClock.manual()
         let unresolved = Promise<Int>()
         let expired = unresolved.future.timeout(after: .milliseconds(1), on: queue, clock: clock)
-        expired.whenRejected { _ in seen.record(DispatchQueue.getSpecific(key: key) ?? "elsewhere") }
+        // Each callback signals: a wait returns once its future is resolved, which can be before
+        // the queue has run the callbacks subscribed earlier.
+        let ran = DispatchSemaphore(value: 0)
+        expired.whenRejected { _ in
+            seen.record(DispatchQueue.getSpecific(key: key) ?? "elsewhere")
+            ran.signal()
+        }
         clock.advance(by: .milliseconds(1))
         #expect(timeoutError(expired.wait()) != nil)
+        ran.wait()
         #expect(!unresolved.isResolved)
 
         let promise = Promise<Int>()
         let followed = promise.future.timeout(after: .seconds(3600), on: queue)
-        followed.whenFulfilled { _ in seen.record(DispatchQueue.getSpecific(key: key) ?? "elsewhere") }
+        followed.whenFulfilled { _ in
+            seen.record(DispatchQueue.getSpecific(key: key) ?? "elsewhere")
+            ran.signal()
+        }
         promise.fulfil(with: 1)
         #expect(followed.wait().value == 1)
-        // Inline callbacks run before wait's callback, on the queue that resolved the future.
+        ran.wait()
+        // Inline callbacks run on the queue that resolved the future.
         #expect(seen.events == ["mine", "mine"])
     }
 
@@ -255,9 +272,15 @@ struct TimeoutTests {
                     // Racing its deadline on the real timer thread: either answer is right, but
                     // exactly one.
                     let timed = promise.future.timeout(after: .microseconds(50))
-                    timed.whenResolved { _ in resolvedOnce.increment() }
+                    // The timer thread may still be running the callback when the wait returns.
+                    let ran = DispatchSemaphore(value: 0)
+                    timed.whenResolved { _ in
+                        resolvedOnce.increment()
+                        ran.signal()
+                    }
                     promise.fulfil(with: value)
                     let outcome = timed.wait()
+                    ran.wait()
                     if outcome.value == value {
                         raceFollowed.increment()
                     } else if timeoutError(outcome) != nil {
