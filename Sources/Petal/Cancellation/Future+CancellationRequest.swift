@@ -40,6 +40,10 @@ extension Promise {
     ///   Nothing is cancelled for you.
     /// - Register before handing out the future: futures chained onto it before the first
     ///   registration are not linked to it, so their requests do not travel here.
+    /// - Capture this promise weakly (`[weak promise]`): the future holds `handler` until the
+    ///   first request or the resolution, so a handler that holds its own promise keeps it alive
+    ///   while it is pending, and a promise its owner dropped is then never abandoned (its
+    ///   future never resolves, and both are leaked).
     public func whenCancellationRequested<Context: ExecutionContext>(
         on context: Context = .inline, _ handler: @escaping @Sendable () -> Void
     ) {

@@ -11,9 +11,11 @@ final class AskablePromise: Sendable {
     init(cancelling: Bool = false) {
         let promise = self.promise
         let asked = self.asked
-        promise.whenCancellationRequested {
+        // Weakly: a handler holding its own promise would keep an input nobody asks or
+        // resolves alive for ever (leak detection catches it).
+        promise.whenCancellationRequested { [weak promise] in
             asked.increment()
-            if cancelling { promise.cancel() }
+            if cancelling { promise?.cancel() }
         }
     }
 
