@@ -21,6 +21,8 @@ public enum PetalDiagnostic: Sendable, CustomStringConvertible {
     case unobservedFailure(UnobservedFailure)
     /// Petal's timer thread ran a deadline's action late.
     case lateTimer(LateTimerCallback)
+    /// A value passed to Petal was out of its parameter's range; the nearest one was used.
+    case adjustedArgument(AdjustedArgument)
 
     /// How much a report matters, as a hint for the log level to use.
     public enum Severity: Sendable, Hashable, Comparable {
@@ -46,6 +48,7 @@ public enum PetalDiagnostic: Sendable, CustomStringConvertible {
         case .abandonedPromise(let report): report.occurrence
         case .unobservedFailure(let report): report.occurrence
         case .lateTimer(let report): report.occurrence
+        case .adjustedArgument(let report): report.occurrence
         }
     }
 
@@ -60,6 +63,7 @@ public enum PetalDiagnostic: Sendable, CustomStringConvertible {
         case .abandonedPromise(let report): report.description
         case .unobservedFailure(let report): report.description
         case .lateTimer(let report): report.description
+        case .adjustedArgument(let report): report.description
         }
     }
 
@@ -77,6 +81,8 @@ public enum PetalDiagnostic: Sendable, CustomStringConvertible {
             "later ones at this site are only counted: PetalDiagnostics.unobservedFailureSites"
         case .lateTimer:
             "later ones are only counted: PetalDiagnostics.lateTimerCount"
+        case .adjustedArgument:
+            "later ones for this parameter are only counted: PetalDiagnostics.adjustedArgumentCount"
         }
     }
 }

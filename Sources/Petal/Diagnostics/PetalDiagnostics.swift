@@ -6,14 +6,17 @@
 ///   (``RepeatedJobStart``);
 /// - a promise dropped unresolved (``AbandonedPromise``);
 /// - a failed future freed without anyone having observed its failure (``UnobservedFailure``);
-/// - Petal's timer thread running a deadline's action late (``LateTimerCallback``).
+/// - Petal's timer thread running a deadline's action late (``LateTimerCallback``);
+/// - a value out of its parameter's range, replaced by the nearest one Petal can honour
+///   (``AdjustedArgument``).
 ///
 /// Each is counted per site first, whatever handler is installed, so an operator can read how
 /// often, and where, from the per-kind counts and sites (``repeatedResolutionSites``,
 /// ``repeatedJobStartSites``, ``abandonedPromiseSites``, ``unobservedFailureSites``,
-/// ``lateTimerCount``). Then the handler runs. The default, ``printFirstAtEachSite``, prints
-/// one line per site per process, through a background writer that never makes a reporting
-/// thread wait on standard error; install your own to log, count or fail a test.
+/// ``lateTimerCount``, ``adjustedArgumentCount``). Then the handler runs. The default,
+/// ``printFirstAtEachSite``, prints one line per site per process, through a background writer
+/// that never makes a reporting thread wait on standard error; install your own to log, count
+/// or fail a test.
 ///
 /// Promises whose resolvers race on purpose opt out of repeat reports at creation
 /// (``RepeatedResolutionPolicy/ignore``): their repeats are neither counted nor reported.
@@ -24,8 +27,11 @@ public enum PetalDiagnostics {
     /// `resolve` call, the repeated ``Job/begin()``, the thread that released the last reference
     /// to an abandoned promise or to a failed future nobody observed, or the timer thread; before
     /// that call returns, and concurrently from several threads if several report at once. Keep
-    /// it short and non-blocking: it delays the reporting thread. A handler that itself drops
-    /// failed futures unobserved is called again for each of them.
+    /// it short and non-blocking: it delays the reporting thread. A report raised while this
+    /// thread runs the handler (the handler resolved a promise twice, dropped one unresolved or
+    /// dropped a failed future unobserved) is counted as usual but goes to the default handler,
+    /// ``printFirstAtEachSite``, not to this one again: a handler that trips over Petal cannot
+    /// recurse without end.
     ///
     /// The default, ``printFirstAtEachSite``, writes the first report at each site to standard
     /// error and only counts the others. A handler you install receives every report
@@ -84,7 +90,15 @@ public enum PetalDiagnostics {
     static func report(_ diagnostic: @autoclosure () -> PetalDiagnostic, occurrence: Int) {
         installed.withHandler { handler in
             if handler.isDefault && occurrence != 1 { return }
-            handler.body(diagnostic())
+            // The default handler only queues a line: it cannot report again.
+            if handler.isDefault { return handler.body(diagnostic()) }
+            // A report raised by the handler itself (it resolved a promise twice, dropped one
+            // unresolved, ...) would call it again, and again: it goes to the default handler.
+            guard !insideHandler.isSet else { return printFirstAtEachSite(diagnostic()) }
+            insideHandler.whileSet { handler.body(diagnostic()) }
         }
     }
+
+    /// Set on a thread while it runs an installed handler.
+    private static let insideHandler = ThreadFlag()
 }

@@ -20,14 +20,16 @@ extension Future {
     ///
     /// A wait that times out leaves nothing behind: the future keeps no record of it, so a
     /// thread may poll a future that never resolves as often as it likes. A timeout of zero or
-    /// less only looks, without blocking.
+    /// less only looks, without blocking; one longer than ``DeadlineClock/longestWait`` (a
+    /// century) waits that long, and is reported as an ``AdjustedArgument``.
     ///
     /// - Returns: The outcome, or `nil` if the future was still pending when the timeout
     ///   elapsed. The future is not affected by the timeout: it may still resolve later.
     public func wait(timeout: Duration) -> Outcome<Value>? {
         if let outcome = peekAfterRunningDeferredWork() { return outcome }
         guard timeout > .zero else { return nil }
-        let deadline = ContinuousClock.now.advanced(by: timeout)
+        let deadline = ContinuousClock.now.advanced(
+            by: DeadlineClock.boundedWait(timeout, for: "Future.wait(timeout:)"))
         guard ParkingLot.bucket(for: storage.cell).sleep(until: deadline, on: storage.cell) else { return nil }
         return storage.peek().unsafelyUnwrapped
     }

@@ -30,9 +30,16 @@ public final class DeadlineClock: Sendable {
     /// A clock for tests whose time stands still until ``advance(by:)`` or ``advance(to:)`` moves
     /// it; the actions that come due run on the advancing thread, before the advance returns.
     ///
-    /// - Parameter start: The clock's time until it is first advanced.
+    /// - Parameter start: The clock's time until it is first advanced. An instant more than
+    ///   ``longestWait`` (a century) from the real time is moved in to it and reported as an
+    ///   ``AdjustedArgument``, so that no deadline measured from the clock can overflow.
     public static func manual(startingAt start: ContinuousClock.Instant = .now) -> DeadlineClock {
-        DeadlineClock(scheduler: DeadlineScheduler(manualStartingAt: start))
+        let real = ContinuousClock.now
+        let bounded =
+            real.duration(to: start) < .zero - longestWait
+            ? boundedPast(start, before: real)
+            : boundedDeadline(start, after: real, for: "DeadlineClock.manual(startingAt:)")
+        return DeadlineClock(scheduler: DeadlineScheduler(manualStartingAt: bounded))
     }
 
     /// The clock's time: `ContinuousClock.now` for ``continuous``; for a manual clock, where the
@@ -55,9 +62,17 @@ public final class DeadlineClock: Sendable {
 
     /// Moves a manual clock forward by `duration` (see ``advance(to:)``).
     ///
-    /// - Precondition: the clock is manual; a negative `duration` moves nothing.
+    /// A negative `duration` moves nothing, and one longer than ``longestWait`` moves the clock
+    /// by that; both are reported as an ``AdjustedArgument``.
+    ///
+    /// - Precondition: the clock is manual.
     public func advance(by duration: Duration) {
-        advance(to: now.advanced(by: Swift.max(duration, .zero)))
+        precondition(isManual, "Petal: only a manual clock can be advanced; DeadlineClock.continuous is real time")
+        if duration < .zero {
+            PetalDiagnostics.reportAdjustedArgument(
+                "DeadlineClock.advance(by:)", given: "\(duration)", used: "zero (a clock never goes back)")
+        }
+        advance(to: now.advanced(by: Self.boundedWait(Swift.max(duration, .zero), for: "DeadlineClock.advance(by:)")))
     }
 
     /// Moves a manual clock to `instant`, running what comes due on this thread, earliest
@@ -65,11 +80,19 @@ public final class DeadlineClock: Sendable {
     ///
     /// Each action runs with the clock at its own deadline, so a deadline it schedules (a
     /// retry's next wait, a timeout on the next attempt) is measured from there, and runs in
-    /// this same call if it falls due by `instant`. An instant in the past moves nothing.
+    /// this same call if it falls due by `instant`. An instant before the clock's time moves
+    /// nothing, and one more than ``longestWait`` ahead moves the clock by that; both are
+    /// reported as an ``AdjustedArgument``.
     ///
     /// - Precondition: the clock is manual: real time cannot be advanced.
     public func advance(to instant: ContinuousClock.Instant) {
         precondition(isManual, "Petal: only a manual clock can be advanced; DeadlineClock.continuous is real time")
-        scheduler.advance(to: instant)
+        let now = self.now
+        if instant < now {
+            PetalDiagnostics.reportAdjustedArgument(
+                "DeadlineClock.advance(to:)", given: "an instant \(instant.duration(to: now)) before the clock's time",
+                used: "the clock's time (a clock never goes back)")
+        }
+        scheduler.advance(to: Self.boundedDeadline(instant, after: now, for: "DeadlineClock.advance(to:)"))
     }
 }

@@ -28,7 +28,8 @@ extension Future {
     ///
     /// When this future is already resolved, or `duration` is zero or negative, the answer is
     /// decided at once and the returned future is already resolved: no timer is involved, and
-    /// `context` is not used.
+    /// `context` is not used. A `duration` longer than ``DeadlineClock/longestWait`` (a century)
+    /// is shortened to it and reported as an ``AdjustedArgument``: any `Duration` is safe here.
     ///
     /// Where callbacks run: the returned future is resolved on `context`. With `.inline` (the
     /// default) that is the thread that resolves this future, or, when the deadline passes
@@ -50,8 +51,9 @@ extension Future {
     ) -> Future<Value> {
         if let outcome = storage.peek() { return Self.following(outcome, of: self) }
         let now = clock.now
+        let bounded = DeadlineClock.boundedWait(duration, for: "Future.timeout(after:)")
         return timeout(
-            at: now.advanced(by: duration), duration: duration, now: now, on: context, clock: clock,
+            at: now.advanced(by: bounded), duration: bounded, now: now, on: context, clock: clock,
             cancellingUpstream: cancellingUpstream)
     }
 
@@ -68,7 +70,8 @@ extension Future {
     ///
     /// When this future is already resolved, or `deadline` has already passed, the answer is
     /// decided at once and the returned future is already resolved: no timer is involved, and
-    /// `context` is not used.
+    /// `context` is not used. A `deadline` more than ``DeadlineClock/longestWait`` (a century)
+    /// away is moved in to it and reported as an ``AdjustedArgument``.
     ///
     /// Where callbacks run: the returned future is resolved on `context`. With `.inline` (the
     /// default) that is the thread that resolves this future, or, when the deadline passes
@@ -89,9 +92,10 @@ extension Future {
         cancellingUpstream: Bool = true
     ) -> Future<Value> {
         if let outcome = storage.peek() { return Self.following(outcome, of: self) }
+        let now = clock.now
         return timeout(
-            at: deadline, duration: nil, now: clock.now, on: context, clock: clock,
-            cancellingUpstream: cancellingUpstream)
+            at: DeadlineClock.boundedDeadline(deadline, after: now, for: "Future.timeout(at:)"), duration: nil,
+            now: now, on: context, clock: clock, cancellingUpstream: cancellingUpstream)
     }
 
     /// The timeout of a receiver seen pending.

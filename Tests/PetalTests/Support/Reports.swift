@@ -16,6 +16,7 @@ protocol DiagnosticProbe {}
 private let repeatedResolutionRecorder = Recorder<RepeatedResolution>()
 private let repeatedJobStartRecorder = Recorder<RepeatedJobStart>()
 private let probeRecorder = Recorder<PetalDiagnostic>()
+private let adjustmentRecorder = Recorder<AdjustedArgument>()
 
 /// Installs the recording handler, the first time it is read.
 private let recordingHandler: Void = {
@@ -28,6 +29,7 @@ private let recordingHandler: Void = {
         case .unobservedFailure(let report) where report.valueType is any DiagnosticProbe.Type:
             probeRecorder.record(diagnostic)
         case .lateTimer: probeRecorder.record(diagnostic)
+        case .adjustedArgument(let report): adjustmentRecorder.record(report)
         default: break
         }
         PetalDiagnostics.printFirstAtEachSite(diagnostic)
@@ -51,6 +53,18 @@ var repeatedJobStarts: Recorder<RepeatedJobStart> {
 var probeDiagnostics: Recorder<PetalDiagnostic> {
     recordingHandler
     return probeRecorder
+}
+
+/// Every adjusted argument reported in the test process, once it is first used.
+var adjustedArguments: Recorder<AdjustedArgument> {
+    recordingHandler
+    return adjustmentRecorder
+}
+
+/// Whether an adjustment of `parameter` from a value whose text starts with `given` was reported
+/// since `start` (an index into ``adjustedArguments``' events, read before the call).
+func adjustmentReported(_ parameter: String, given: String, since start: Int) -> Bool {
+    adjustedArguments.events.dropFirst(start).contains { $0.parameter == parameter && $0.given.hasPrefix(given) }
 }
 
 /// The recorded repeats of promises created at `fileID`:`line`.
