@@ -71,6 +71,8 @@ let package = Package(
             dependencies: [
                 "Petal",
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["NIO"])),
+                // For `MultiThreadedEventLoopGroup.currentEventLoop`: which threads run a loop.
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["NIO"])),
             ]
         ),
         // <malloc.h>, which Swift's Glibc module leaves out: the soak test samples the heap.

@@ -10,7 +10,12 @@ extension Future {
     /// Returns at once, without blocking, if the future is already resolved. Unlike a blocking
     /// `await` that returns only the value, the outcome keeps the error or indirect error: nothing
     /// is lost.
+    ///
+    /// On a thread that ``BlockingWaits/check`` forbids to block (an event loop's, with
+    /// PetalNIO), stops the program with a message saying so, resolved or not, rather than stall
+    /// or deadlock the loop.
     public func wait() -> Outcome<Value> {
+        BlockingWaits.precheck()
         if let outcome = peekAfterRunningDeferredWork() { return outcome }
         _ = ParkingLot.bucket(for: storage.cell).sleep(until: nil, on: storage.cell)
         return storage.peek().unsafelyUnwrapped
@@ -26,6 +31,7 @@ extension Future {
     /// - Returns: The outcome, or `nil` if the future was still pending when the timeout
     ///   elapsed. The future is not affected by the timeout: it may still resolve later.
     public func wait(timeout: Duration) -> Outcome<Value>? {
+        if timeout > .zero { BlockingWaits.precheck() }
         if let outcome = peekAfterRunningDeferredWork() { return outcome }
         guard timeout > .zero else { return nil }
         let deadline = ContinuousClock.now.advanced(
