@@ -19,11 +19,17 @@ let package = Package(
         .library(name: "Petal", targets: ["Petal"]),
         // Empty unless the NIO trait is on: a product cannot depend on a trait, only its code can.
         .library(name: "PetalNIO", targets: ["PetalNIO"]),
+        // Empty unless the Tracing trait is on.
+        .library(name: "PetalTracing", targets: ["PetalTracing"]),
     ],
     traits: [
         .trait(
             name: "NIO",
             description: "PetalNIO: an EventLoop as an ExecutionContext, and EventLoopFuture <-> Future."
+        ),
+        .trait(
+            name: "Tracing",
+            description: "PetalTracing: callbacks run with the ServiceContext current where they were subscribed."
         ),
         .trait(
             name: "C11Atomics",
@@ -34,7 +40,8 @@ let package = Package(
         ),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2")
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
     ],
     targets: [
         // libatomic_ops, the default atomics of the C core where it is installed. Optional: without
@@ -75,6 +82,15 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["NIO"])),
             ]
         ),
+        .target(
+            name: "PetalTracing",
+            dependencies: [
+                "Petal",
+                .product(
+                    name: "Instrumentation", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])
+                ),
+            ]
+        ),
         // <malloc.h>, which Swift's Glibc module leaves out: the soak test samples the heap.
         .systemLibrary(name: "CMalloc", path: "Tests/CMalloc"),
         .testTarget(
@@ -87,6 +103,15 @@ let package = Package(
                 "PetalNIO",
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["NIO"])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["NIO"])),
+            ]
+        ),
+        .testTarget(
+            name: "PetalTracingTests",
+            dependencies: [
+                "PetalTracing",
+                .product(
+                    name: "Instrumentation", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])
+                ),
             ]
         ),
     ],

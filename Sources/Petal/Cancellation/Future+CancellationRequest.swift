@@ -47,6 +47,7 @@ extension Promise {
     public func whenCancellationRequested<Context: ExecutionContext>(
         on context: Context = .inline, _ handler: @escaping @Sendable () -> Void
     ) {
+        let handler = CallbackContext.carrying(handler)
         let storage = future.storage
         storage.markPropagating()
         if Context.self == InlineExecutionContext.self {

@@ -149,6 +149,24 @@ extension FutureStorage {
     /// Chains `step` onto this future and returns the chained future.
     @inlinable
     func chain<Step: ChainStep>(_ step: Step) -> Future<Step.Output> where Step.Input == Value {
+        // A callback context to carry (a trace's) takes the step the slow way; otherwise this
+        // is one load.
+        if CallbackContext.isEnabled, let carried = chainCarryingContext(step) { return carried }
+        return chainAsIs(step)
+    }
+
+    /// Chains `step` to run inside the context current here, if there is one to carry: not
+    /// inlined, and so not specialised, as it is off by default.
+    @usableFromInline
+    @inline(never)
+    func chainCarryingContext<Step: ChainStep>(_ step: Step) -> Future<Step.Output>? where Step.Input == Value {
+        guard let captured = CallbackContext.capture() else { return nil }
+        return chainAsIs(ContextCarryingStep(base: step, captured: captured))
+    }
+
+    /// Chains `step` onto this future as it is.
+    @inlinable
+    func chainAsIs<Step: ChainStep>(_ step: Step) -> Future<Step.Output> where Step.Input == Value {
         let downstream = ChainStepStorage.make(step)
         // A future whose producer can be asked to cancel links its chained futures, so that
         // their requests travel up; everyone else pays this one load.
@@ -156,5 +174,26 @@ extension FutureStorage {
         // Captures nothing but the chained future: the closure needs no allocation of its own.
         subscribe(.step { upstream, kind in downstream.receive(from: upstream, kind: kind) })
         return Future(storage: downstream)
+    }
+}
+
+/// A step that runs inside the callback context captured when it was chained (see
+/// ``CallbackContext``).
+@usableFromInline
+struct ContextCarryingStep<Base: ChainStep>: ChainStep {
+    @usableFromInline
+    typealias Input = Base.Input
+    @usableFromInline
+    typealias Output = Base.Output
+
+    let base: Base
+    let captured: CapturedContext
+
+    @usableFromInline
+    var context: Base.Context { base.context }
+
+    @usableFromInline
+    func run(upstream: FutureStorage<Input>, kind: OutcomeKind, downstream: FutureStorage<Output>) {
+        captured.run { base.run(upstream: upstream, kind: kind, downstream: downstream) }
     }
 }

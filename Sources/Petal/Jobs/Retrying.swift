@@ -39,6 +39,9 @@ extension Future {
     ) -> Future<Value> {
         policy.reportAdjustments()
         let result = FutureStorage<Value>.makePending()
+        // Checked here: passing `body` through the generic `carrying` would cost two
+        // reabstraction thunks (128 bytes) even with no carrier.
+        let body = CallbackContext.isEnabled ? CallbackContext.carrying(body) : body
         let retry = RetryLoop(result: result, policy: policy, context: context, clock: clock, body: body)
         result.markPropagating()
         result.addCancellationAction { retry.stop() }

@@ -12,6 +12,7 @@ extension Future {
     public func whenResolved<Context: ExecutionContext>(
         on context: Context = .inline, _ body: @escaping @Sendable (Outcome<Value>) -> Void
     ) {
+        let body = CallbackContext.carrying(body)
         if storage.runNowIfResolved(on: context, { body(storage.outcome(kind: $0)) }) { return }
         storage.subscribe(.make(.resolved(body), on: context))
     }
@@ -21,6 +22,7 @@ extension Future {
     public func whenFulfilled<Context: ExecutionContext>(
         on context: Context = .inline, _ body: @escaping @Sendable (Value) -> Void
     ) {
+        let body = CallbackContext.carrying(body)
         if storage.runNowIfResolved(on: context, { if $0 == .fulfilled { body(storage.value) } }) { return }
         storage.subscribe(.make(.fulfilled(body), on: context))
     }
@@ -30,6 +32,7 @@ extension Future {
     public func whenRejected<Context: ExecutionContext>(
         on context: Context = .inline, _ body: @escaping @Sendable (any Error) -> Void
     ) {
+        let body = CallbackContext.carrying(body)
         if storage.runNowIfResolved(
             on: context, { if $0 == .rejected { body(storage.observedError.unsafelyUnwrapped) } })
         {
@@ -44,6 +47,7 @@ extension Future {
     public func whenCancelled<Context: ExecutionContext>(
         on context: Context = .inline, _ body: @escaping @Sendable ((any Error)?) -> Void
     ) {
+        let body = CallbackContext.carrying(body)
         if storage.runNowIfResolved(on: context, { if $0 == .cancelled { body(storage.observedError) } }) { return }
         storage.subscribe(.make(.cancelled(body), on: context))
     }
@@ -54,6 +58,7 @@ extension Future {
     public func whenAnyError<Context: ExecutionContext>(
         on context: Context = .inline, _ body: @escaping @Sendable (any Error) -> Void
     ) {
+        let body = CallbackContext.carrying(body)
         if storage.runNowIfResolved(
             on: context, { if $0 != .fulfilled, let error = storage.observedError { body(error) } })
         {

@@ -1,0 +1,123 @@
+import CPetal
+
+/// Carries a context, a trace's most often, from where a callback is subscribed to where it
+/// runs.
+///
+/// A callback subscribed in a request's handler may run much later on whatever thread resolves
+/// its future: the timer thread, an event loop, another request's thread. Whatever the
+/// subscriber had current there (a `ServiceContext` in a task-local, a logging scope) is gone,
+/// and a trace breaks at every step. A carrier captures that context when a callback or a
+/// chaining closure is handed to Petal, and runs the closure inside it, wherever it runs.
+///
+/// PetalTracing's carrier carries swift-service-context's `ServiceContext`; conform your own
+/// for other thread- or task-local state.
+public protocol CallbackContextCarrier: Sendable {
+    /// The context current where this is called (a subscribing thread or task), or `nil` when
+    /// there is none to carry: the callback is then stored as given, at no cost.
+    func capture() -> (any Sendable)?
+
+    /// Runs `body` with `captured`, a value ``capture()`` returned, as the current context.
+    func run(with captured: any Sendable, _ body: () -> Void)
+}
+
+/// The process-wide ``CallbackContextCarrier``: none by default.
+///
+/// With a carrier installed, every closure handed to Petal to run later runs inside the
+/// context that was current when it was handed over: observers (`whenResolved`,
+/// `whenFulfilled`, …), chaining closures (`then`, `recover`, `mapError`, `always`, `ensure`,
+/// `additionally`), the work `Future.retrying` starts again, and `whenCancellationRequested`
+/// handlers. Combinators and timeouts take no closure of their own: what is chained onto them
+/// carries its own context. Without a carrier each of those places costs one load and a branch.
+public enum CallbackContext {
+    /// The carrier every later subscription uses; `nil` for none. Set it once, at start-up,
+    /// before the callbacks it should carry are subscribed (PetalTracing:
+    /// `CallbackContext.carryServiceContext()`).
+    public static var carrier: (any CallbackContextCarrier)? {
+        get { installed.withHandler { $0.carrier } }
+        set {
+            installed.replace(with: Installed(carrier: newValue))
+            var seen = petal_atomic_word_load(isOn)
+            // FULL (see petal_atomics.h): a thread that sees the flag on sees the carrier too.
+            while petal_atomic_word_exchange(isOn, &seen, newValue == nil ? 0 : 1) == 0 {}
+        }
+    }
+
+    /// In a concrete struct, for the reason `HandlerSlot` gives.
+    struct Installed: Sendable {
+        var carrier: (any CallbackContextCarrier)?
+    }
+
+    private static let installed = HandlerSlot(Installed(carrier: nil))
+
+    /// Non-zero while a carrier is installed: the one word subscriptions read. Never freed.
+    @usableFromInline
+    nonisolated(unsafe) static let isOn: UnsafeMutablePointer<petal_atomic_word> = {
+        let word = UnsafeMutablePointer<petal_atomic_word>.allocate(capacity: 1)
+        word.initialize(to: petal_atomic_word(value: 0))
+        return word
+    }()
+
+    /// Whether a carrier is installed: an acquire load (a plain load on x86 and ARM64).
+    @inlinable
+    static var isEnabled: Bool { petal_atomic_word_load(isOn) != 0 }
+
+    /// The context to carry from here, or `nil` when there is no carrier or nothing to carry.
+    @usableFromInline
+    static func capture() -> CapturedContext? {
+        guard let carrier = installed.withHandler({ $0.carrier }), let value = carrier.capture() else { return nil }
+        return CapturedContext(carrier: carrier, value: value)
+    }
+
+    /// `body`, or, with a carrier and a context to carry, `body` run inside that context.
+    @inlinable
+    static func carrying<Argument>(
+        _ body: @escaping @Sendable (Argument) -> Void
+    ) -> @Sendable (Argument) -> Void {
+        guard isEnabled else { return body }
+        return carryingSlowly(body)
+    }
+
+    /// The body of ``carrying(_:)`` when a carrier is installed: not inlined, so subscribers'
+    /// code does not grow for what is off by default.
+    @usableFromInline
+    @inline(never)
+    static func carryingSlowly<Argument>(
+        _ body: @escaping @Sendable (Argument) -> Void
+    ) -> @Sendable (Argument) -> Void {
+        guard let captured = capture() else { return body }
+        return { argument in captured.run { body(argument) } }
+    }
+}
+
+extension CallbackContext {
+    /// `work`, or, with a carrier and a context to carry, `work` run inside that context: for
+    /// work Petal runs later, perhaps more than once (a retry's attempts, a cancellation handler).
+    static func carrying<Result>(
+        _ work: @escaping @Sendable () throws -> Result
+    ) -> @Sendable () throws -> Result {
+        guard isEnabled, let captured = capture() else { return work }
+        return {
+            var result: Swift.Result<Result, any Error>?
+            captured.run { result = Swift.Result { try work() } }
+            return try result.unsafelyUnwrapped.get()
+        }
+    }
+
+    /// `handler`, or, with a carrier and a context to carry, `handler` run inside that context.
+    static func carrying(_ handler: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+        guard isEnabled, let captured = capture() else { return handler }
+        return { captured.run(handler) }
+    }
+}
+
+/// A context captured at a subscription, with the carrier that runs closures inside it.
+@usableFromInline
+struct CapturedContext: Sendable {
+    let carrier: any CallbackContextCarrier
+    let value: any Sendable
+
+    @usableFromInline
+    func run(_ body: () -> Void) {
+        carrier.run(with: value, body)
+    }
+}
