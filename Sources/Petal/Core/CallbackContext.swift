@@ -36,9 +36,9 @@ public enum CallbackContext {
         get { installed.withHandler { $0.carrier } }
         set {
             installed.replace(with: Installed(carrier: newValue))
-            var seen = petal_atomic_word_load(isOn)
+            var seen = petal_atomic_word_load(petal_callback_context_flag())
             // FULL (see petal_atomics.h): a thread that sees the flag on sees the carrier too.
-            while petal_atomic_word_exchange(isOn, &seen, newValue == nil ? 0 : 1) == 0 {}
+            while petal_atomic_word_exchange(petal_callback_context_flag(), &seen, newValue == nil ? 0 : 1) == 0 {}
         }
     }
 
@@ -49,17 +49,10 @@ public enum CallbackContext {
 
     private static let installed = HandlerSlot(Installed(carrier: nil))
 
-    /// Non-zero while a carrier is installed: the one word subscriptions read. Never freed.
-    @usableFromInline
-    nonisolated(unsafe) static let isOn: UnsafeMutablePointer<petal_atomic_word> = {
-        let word = UnsafeMutablePointer<petal_atomic_word>.allocate(capacity: 1)
-        word.initialize(to: petal_atomic_word(value: 0))
-        return word
-    }()
-
-    /// Whether a carrier is installed: an acquire load (a plain load on x86 and ARM64).
+    /// Whether a carrier is installed: one acquire load of a C global (a plain load on x86 and
+    /// ARM64; a Swift global would add a lazy-initialisation check to every subscription).
     @inlinable
-    static var isEnabled: Bool { petal_atomic_word_load(isOn) != 0 }
+    static var isEnabled: Bool { petal_atomic_word_load(petal_callback_context_flag()) != 0 }
 
     /// The context to carry from here, or `nil` when there is no carrier or nothing to carry.
     @usableFromInline

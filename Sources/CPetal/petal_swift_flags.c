@@ -1,0 +1,4 @@
+/* The flags of petal_swift_flags.h: zero-initialised, so no Swift code runs to set them up. */
+#include "petal_swift_flags.h"
+
+petal_atomic_word petal_callback_context_enabled = {0};
