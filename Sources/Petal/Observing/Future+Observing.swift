@@ -12,9 +12,8 @@ extension Future {
     public func whenResolved<Context: ExecutionContext>(
         on context: Context = .inline, _ body: @escaping @Sendable (Outcome<Value>) -> Void
     ) {
-        let body = CallbackContext.carrying(body)
         if storage.runNowIfResolved(on: context, { body(storage.outcome(kind: $0)) }) { return }
-        storage.subscribe(.make(.resolved(body), on: context))
+        storage.subscribeObserver(.resolved(body), on: context)
     }
 
     /// Calls `body` with the value if the future is fulfilled; never otherwise.
@@ -22,9 +21,8 @@ extension Future {
     public func whenFulfilled<Context: ExecutionContext>(
         on context: Context = .inline, _ body: @escaping @Sendable (Value) -> Void
     ) {
-        let body = CallbackContext.carrying(body)
         if storage.runNowIfResolved(on: context, { if $0 == .fulfilled { body(storage.value) } }) { return }
-        storage.subscribe(.make(.fulfilled(body), on: context))
+        storage.subscribeObserver(.fulfilled(body), on: context)
     }
 
     /// Calls `body` with the error if the future is rejected; never otherwise.
@@ -32,13 +30,12 @@ extension Future {
     public func whenRejected<Context: ExecutionContext>(
         on context: Context = .inline, _ body: @escaping @Sendable (any Error) -> Void
     ) {
-        let body = CallbackContext.carrying(body)
         if storage.runNowIfResolved(
             on: context, { if $0 == .rejected { body(storage.observedError.unsafelyUnwrapped) } })
         {
             return
         }
-        storage.subscribe(.make(.rejected(body), on: context))
+        storage.subscribeObserver(.rejected(body), on: context)
     }
 
     /// Calls `body` with the indirect error (possibly `nil`) if the future is cancelled; never
@@ -47,9 +44,8 @@ extension Future {
     public func whenCancelled<Context: ExecutionContext>(
         on context: Context = .inline, _ body: @escaping @Sendable ((any Error)?) -> Void
     ) {
-        let body = CallbackContext.carrying(body)
         if storage.runNowIfResolved(on: context, { if $0 == .cancelled { body(storage.observedError) } }) { return }
-        storage.subscribe(.make(.cancelled(body), on: context))
+        storage.subscribeObserver(.cancelled(body), on: context)
     }
 
     /// Calls `body` with the error if the future is rejected, or with the indirect error if it is
@@ -58,12 +54,11 @@ extension Future {
     public func whenAnyError<Context: ExecutionContext>(
         on context: Context = .inline, _ body: @escaping @Sendable (any Error) -> Void
     ) {
-        let body = CallbackContext.carrying(body)
         if storage.runNowIfResolved(
             on: context, { if $0 != .fulfilled, let error = storage.observedError { body(error) } })
         {
             return
         }
-        storage.subscribe(.make(.anyError(body), on: context))
+        storage.subscribeObserver(.anyError(body), on: context)
     }
 }
