@@ -22,7 +22,9 @@ extension Future where Value: Sendable {
     ///   ``Outcome/get()`` does;
     /// - **the awaiting task is cancelled** while the future is pending: throws
     ///   `CancellationError` at once. The future is not affected, and keeps nothing of the
-    ///   wait: tasks may give up on a future that never resolves as often as they like.
+    ///   wait: tasks may give up on a future that never resolves as often as they like. To also
+    ///   ask the future's work to stop when the task is cancelled (a request whose client went
+    ///   away), await ``value(cancellingUpstream:)`` instead.
     @inlinable
     nonisolated(nonsending) public var value: Value {
         get async throws {

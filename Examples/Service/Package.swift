@@ -1,0 +1,39 @@
+// swift-tools-version:6.2
+import Foundation
+import PackageDescription
+
+// An HTTP service on Hummingbird that fans each request out to simulated backends four ways
+// (Petal, async/await, SwiftNIO futures, plain callbacks), for issue 23: the same work, written
+// the way an expert in each style would, measured side by side by Scripts/service.
+//
+// A path dependency's identity is its directory's name, which depends on where the repository
+// was cloned (CI clones under other names), hence the computed name, as in Benchmarks.
+let petalRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+let petal = petalRoot.lastPathComponent.lowercased()
+
+let package = Package(
+    name: "PetalService",
+    // Synchronization's Atomic and Mutex, as in Petal's own manifest.
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        // With the NIO trait: BlockingWaits.forbidOnEventLoops() guards the server's loops.
+        .package(path: petalRoot.path, traits: ["NIO"]),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "PetalService",
+            dependencies: [
+                .product(name: "Petal", package: petal),
+                .product(name: "PetalNIO", package: petal),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        )
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,18 @@
+import NIOCore
+
+/// One way of writing the fan-out: call `request.count` backends at once and add up their
+/// answers, giving up on all of them once ``FanoutRequest/deadline`` has passed.
+///
+/// Every conformer gives up the same way: the calls still pending are cancelled (their timers
+/// released, their handlers freed) before or just after the answer is sent, so that a request
+/// leaves nothing behind. `/stats` shows whether it did.
+protocol Fanout: Sendable {
+    /// The variant this is, for its route and its counters.
+    static var variant: Variant { get }
+
+    /// The sum of every backend's answer, or `nil` when the deadline passed first.
+    ///
+    /// - Parameter loop: The event loop of the request's connection, where the backends' timers
+    ///   run.
+    func sum(of request: FanoutRequest, on loop: any EventLoop) async throws -> Int?
+}

@@ -1,0 +1,45 @@
+import NIOCore
+import Petal
+
+/// The fan-out with Petal: each backend call is a `Promise<Int>`; `fulfillingWhen` combines
+/// them, `timeout` bounds the whole, and the handler awaits the result.
+///
+/// Nothing here cancels anything by hand. When the deadline passes, the timeout gives up on
+/// `fulfillingWhen`, which gives up on every call still pending; each call's promise hears it in
+/// its `whenCancellationRequested` handler, which stops the call. When everything answers in
+/// time, the timeout takes its deadline out of Petal's timer heap at once.
+struct PetalFanout: Fanout {
+    static let variant = Variant.petal
+
+    /// The backends, with this variant's counters.
+    let backend: Backend
+
+    func sum(of request: FanoutRequest, on loop: any EventLoop) async throws -> Int? {
+        let calls = (1...request.count).map { call($0, key: request.key, on: loop) }
+        let all = Future.fulfillingWhen(calls).timeout(after: FanoutRequest.deadline)
+        do {
+            // Also votes for cancelling the calls if the request's task is cancelled.
+            return try await all.value(cancellingUpstream: true).reduce(0, +)
+        } catch is FutureTimeoutError {
+            return nil
+        }
+    }
+
+    /// Calls one backend: a future of its answer, whose producer stops the call when every
+    /// consumer has given up on it.
+    private func call(_ index: Int, key: Int, on loop: any EventLoop) -> Future<Int> {
+        let promise = Promise<Int>()
+        let call = backend.call(index, key: key, for: Self.variant, on: loop) { promise.fulfil(with: $0) }
+        // Weakly, as Promise.whenCancellationRequested asks: the future holds this handler while
+        // it is pending. The call holds the promise strongly (in its completion handler) until it
+        // answers or is cancelled, so the promise is alive when this runs.
+        promise.whenCancellationRequested { [weak promise] in
+            // Resolve first, then cancel: `call.cancel()` releases the completion handler, the
+            // last strong reference to the promise, which would then be freed unresolved and
+            // reported as abandoned.
+            promise?.cancel()
+            call.cancel()
+        }
+        return promise.future
+    }
+}

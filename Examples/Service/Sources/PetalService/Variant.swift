@@ -1,0 +1,22 @@
+/// One way of writing the fan-out: each has its own route (`/fanout/<name>`), its own file and
+/// its own counters.
+enum Variant: Int, CaseIterable, Sendable {
+    /// Petal's futures and combinators (`PetalFanout`).
+    case petal
+    /// A task group racing a deadline (`AsyncFanout`).
+    case asyncAwait
+    /// SwiftNIO's `EventLoopFuture`s (`NIOFanout`).
+    case nio
+    /// Plain closures and atomics, the floor (`CallbackFanout`).
+    case callbacks
+
+    /// The name in the route and in `/stats`.
+    var name: String {
+        switch self {
+        case .petal: "petal"
+        case .asyncAwait: "async"
+        case .nio: "nio"
+        case .callbacks: "callbacks"
+        }
+    }
+}
