@@ -43,7 +43,8 @@ extension Promise {
     /// - Capture this promise weakly (`[weak promise]`): the future holds `handler` until the
     ///   first request or the resolution, so a handler that holds its own promise keeps it alive
     ///   while it is pending, and a promise its owner dropped is then never abandoned (its
-    ///   future never resolves, and both are leaked).
+    ///   future never resolves, and both are leaked). Or use ``cancelWhenRequested(on:stopping:)``,
+    ///   which needs no reference to the promise.
     public func whenCancellationRequested<Context: ExecutionContext>(
         on context: Context = .inline, _ handler: @escaping @Sendable () -> Void
     ) {
@@ -54,6 +55,51 @@ extension Promise {
             storage.addCancellationAction(handler)
         } else {
             storage.addCancellationAction { context.execute(handler) }
+        }
+    }
+}
+
+extension Promise {
+    /// Cancels the future when a consumer asks for its cancellation, and runs `stop` to stop
+    /// the work: the usual ``whenCancellationRequested(on:_:)`` handler, with nothing to capture.
+    ///
+    /// ```swift
+    /// let promise = Promise<Reply>()
+    /// let request = client.send(query) { promise.fulfil(with: $0) }
+    /// promise.cancelWhenRequested { request.cancel() }
+    /// return promise.future
+    /// ```
+    ///
+    /// - Where and when: once, after the first request reaches the future (at once if one
+    ///   already has; never if the future resolves first). The future is cancelled, without an
+    ///   indirect error, on the requesting thread first, so its observers hear of it at once and
+    ///   a `stop` that releases the last reference to this promise (the request's completion
+    ///   handler, say) cannot have it abandoned; then `stop` runs on `context`.
+    /// - Costs one small allocation (the action), and no weak reference: a handler that captures
+    ///   its promise weakly pays for the promise's weak-reference side table.
+    /// - A resolution of this promise afterwards (a reply that raced the cancellation) is a
+    ///   repeat, reported as any other, unless the promise ignores repeats
+    ///   (``RepeatedResolutionPolicy/ignore``).
+    public func cancelWhenRequested<Context: ExecutionContext>(
+        on context: Context = .inline, stopping stop: @escaping @Sendable () -> Void
+    ) {
+        let stop = CallbackContext.carrying(stop)
+        future.storage.markPropagating()
+        // Unchecked: the action only cancels the storage, through its claim, which any thread may.
+        let storage = UncheckedSendableBox(future.storage)
+        // The action holds the future's storage, which holds the action in its record only
+        // until the first request or the resolution: a cycle that always ends, since a future
+        // always resolves (a promise dropped unresolved cancels it).
+        if Context.self == InlineExecutionContext.self {
+            storage.value.addCancellationAction {
+                _ = storage.value.fail(.cancelled, error: nil)
+                stop()
+            }
+        } else {
+            storage.value.addCancellationAction {
+                _ = storage.value.fail(.cancelled, error: nil)
+                context.execute(stop)
+            }
         }
     }
 }

@@ -30,16 +30,9 @@ struct PetalFanout: Fanout {
     private func call(_ index: Int, key: Int, on loop: any EventLoop) -> Future<Int> {
         let promise = Promise<Int>()
         let call = backend.call(index, key: key, for: Self.variant, on: loop) { promise.fulfil(with: $0) }
-        // Weakly, as Promise.whenCancellationRequested asks: the future holds this handler while
-        // it is pending. The call holds the promise strongly (in its completion handler) until it
-        // answers or is cancelled, so the promise is alive when this runs.
-        promise.whenCancellationRequested { [weak promise] in
-            // Resolve first, then cancel: `call.cancel()` releases the completion handler, the
-            // last strong reference to the promise, which would then be freed unresolved and
-            // reported as abandoned.
-            promise?.cancel()
-            call.cancel()
-        }
+        // A request (the timeout giving up, the client going away) cancels the future and stops
+        // the call: no weak capture of the promise, and no side table for one.
+        promise.cancelWhenRequested { call.cancel() }
         return promise.future
     }
 }

@@ -1,0 +1,79 @@
+import Petal
+import Testing
+
+/// A reply whose abandonment the recording handler keeps.
+private struct Reply: DiagnosticProbe, Sendable {}
+
+/// Holds a promise as a request's completion handler would, until told to let go.
+private final class PromiseHolder: @unchecked Sendable {
+    // @unchecked: touched by one thread at a time in the test that uses it.
+    var promise: Promise<Reply>?
+}
+
+@Suite("Cancellation: cancelWhenRequested")
+struct CancelWhenRequestedTests {
+    @Test("a request cancels the future first, then stops the work, once")
+    func cancelsThenStops() {
+        let promise = Promise<Int>()
+        let order = Recorder<String>()
+        promise.future.whenCancelled { _ in order.record("cancelled") }
+        promise.cancelWhenRequested { order.record("stopped") }
+        promise.future.requestCancellation()
+        promise.future.requestCancellation()
+        #expect(order.events == ["cancelled", "stopped"])
+        #expect(describe(promise.future.peek()) == "cancelled(nil)")
+    }
+
+    @Test("a stop that releases the last reference to the promise does not have it abandoned")
+    func stopReleasesThePromise() {
+        let holder = PromiseHolder()
+        var future: Future<Reply>?
+        do {
+            let promise = Promise<Reply>()
+            holder.promise = promise  // as a request's completion handler would hold it
+            promise.cancelWhenRequested { holder.promise = nil }
+            future = promise.future
+        }
+        future?.requestCancellation()
+        #expect(holder.promise == nil)
+        #expect(describe(future?.peek()) == "cancelled(nil)")
+        // Reported abandonments name their creation site: none is this file's.
+        #expect(!probeDiagnostics.events.contains { "\($0)".contains("CancelWhenRequestedTests.swift") })
+    }
+
+    @Test("a future resolved first never stops the work, and releases it")
+    func resolvedFirst() {
+        let promise = Promise<Int>()
+        let stopped = Counter()
+        let tracked = Tracked()
+        promise.cancelWhenRequested { withExtendedLifetime(tracked) { stopped.increment() } }
+        promise.fulfil(with: 1)
+        promise.future.requestCancellation()
+        #expect(stopped.value == 0)
+        #expect(describe(promise.future.peek()) == "fulfilled(1)")
+    }
+
+    @Test("a chained consumer's request travels up, cancels the promise's future and stops the work")
+    func throughAChain() {
+        let promise = Promise<Int>()
+        let stopped = Counter()
+        promise.cancelWhenRequested { stopped.increment() }
+        let chained = promise.future.then { $0 + 1 }
+        chained.requestCancellation()
+        #expect(stopped.value == 1)
+        #expect(describe(promise.future.peek()) == "cancelled(nil)")
+    }
+
+    @Test("8 threads asking at once, 1,000 rounds: the work is stopped exactly once per round")
+    func racingRequests() {
+        for _ in 0..<1_000 {
+            let promise = Promise<Int>()
+            let stopped = Counter()
+            promise.cancelWhenRequested { stopped.increment() }
+            let future = promise.future
+            onThreads(8) { _ in future.requestCancellation() }
+            #expect(stopped.value == 1)
+            #expect(describe(future.peek()) == "cancelled(nil)")
+        }
+    }
+}
