@@ -27,7 +27,7 @@ struct DiagnosticsHostileCallerTests {
             outer.fulfil(with: 1)
             outer.fulfil(with: 2)
             precondition(calls.load(ordering: .relaxed) == 1, "the handler was called again for its own repeat")
-            precondition(PetalDiagnostics.repeatedResolutionCount == 2, "the inner repeat was not counted")
+            precondition(PetalDiagnostics.count(of: .repeatedResolution) == 2, "the inner repeat was not counted")
         }
     }
 
@@ -42,8 +42,8 @@ struct DiagnosticsHostileCallerTests {
             }
             for _ in 0..<100 { _ = Promise<Int>() }
             precondition(calls.load(ordering: .relaxed) == 100, "\(calls.load(ordering: .relaxed)) calls")
-            precondition(PetalDiagnostics.abandonedPromiseCount == 200)
-            precondition(PetalDiagnostics.unobservedFailureCount == 100)
+            precondition(PetalDiagnostics.count(of: .abandonedPromise) == 200)
+            precondition(PetalDiagnostics.count(of: .unobservedFailure) == 100)
         }
     }
 
@@ -81,7 +81,7 @@ struct DiagnosticsHostileCallerTests {
                 }
             }
             precondition(received.load(ordering: .relaxed) == threads * rounds)
-            precondition(PetalDiagnostics.repeatedResolutionCount == threads * rounds)
+            precondition(PetalDiagnostics.count(of: .repeatedResolution) == threads * rounds)
         }
     }
 
@@ -93,7 +93,8 @@ struct DiagnosticsHostileCallerTests {
         #expect(report?.given == "nan")
         #expect(report?.used == "1 (a fixed wait)")
         #expect(report.map { "\($0)" }?.hasPrefix("Petal: RetryPolicy.multiplier was nan") == true)
-        #expect(PetalDiagnostics.adjustedArgumentCount >= 1)
-        #expect(PetalDiagnostic.adjustedArgument(report!).severity == .warning)
+        #expect(PetalDiagnostics.count(of: .adjustedArgument) >= 1)
+        #expect(report?.severity == .warning)
+        #expect(report?.details == ["given": "nan", "used": "1 (a fixed wait)"])
     }
 }
