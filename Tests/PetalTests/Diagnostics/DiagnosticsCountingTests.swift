@@ -81,6 +81,30 @@ struct DiagnosticsCountingTests {
         #expect(repeatedStartCount(of: OutputProbeJob<NumberedJobTag>.self) == 2)
     }
 
+    @Test("two copies of one file's name, at different addresses, are one site")
+    func copiesOfAFileNameAreOneSite() throws {
+        _ = repeatedResolutions
+        let line = UInt(#line) * 1_000
+        // A literal inlined into another module is a second copy: make one by hand, with the
+        // original's flags (StaticString is a word of address, a word of length and a byte of
+        // flags; never freed, as a literal is not).
+        let original: StaticString = #fileID
+        let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: original.utf8CodeUnitCount + 1)
+        copy.initialize(from: original.utf8Start, count: original.utf8CodeUnitCount)
+        copy[original.utf8CodeUnitCount] = 0
+        let layout = unsafeBitCast(original, to: (UInt, Int, UInt8).self)
+        let second = unsafeBitCast((UInt(bitPattern: copy), layout.1, layout.2), to: StaticString.self)
+        try #require(second.utf8Start != original.utf8Start && "\(second)" == "\(original)")
+
+        for fileID in [original, second, original, second] {
+            let promise = Promise<Int>(resolvedWith: .fulfilled(0), fileID: fileID, line: line)
+            #expect(!promise.fulfil(with: 1))
+        }
+        #expect(repeatCount(atLine: line) == 4)
+        #expect(reports(forLine: line).map(\.occurrence).sorted() == [1, 2, 3, 4])
+        #expect(PetalDiagnostics.sites(of: .repeatedResolution).filter { $0.site.line == line }.count == 1)
+    }
+
     @Test("sites are listed busiest first, each describing itself")
     func sitesBusiestFirst() {
         _ = repeatedResolutions

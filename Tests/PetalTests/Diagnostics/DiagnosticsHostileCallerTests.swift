@@ -85,6 +85,37 @@ struct DiagnosticsHostileCallerTests {
         }
     }
 
+    @Test("once the site table is full, further sites are counted exactly, together, as other sites")
+    func fullTableCountsOtherSites() async {
+        // In a child process of its own: filling the process-wide table would send other tests'
+        // sites to `other sites`.
+        await #expect(processExitsWith: .success) {
+            let firsts = Atomic(0)
+            let unnamed = Atomic(0)
+            PetalDiagnostics.handler = { report in
+                if report.isFirstAtSite { firsts.add(1, ordering: .relaxed) }
+                // A report counted as `other sites` still names its own site.
+                if report.site.line == nil { unnamed.add(1, ordering: .relaxed) }
+            }
+            let sites = 1_500
+            for line in 0..<UInt(sites) {
+                let promise = Promise<Int>(line: 1_000_000 + line)
+                promise.fulfil(with: 1)
+                promise.fulfil(with: 2)
+                promise.fulfil(with: 3)
+            }
+            let listed = PetalDiagnostics.sites(of: .repeatedResolution)
+            let named = listed.filter { $0.site.name != "other sites" }
+            let other = listed.first { $0.site.name == "other sites" }
+            precondition(PetalDiagnostics.count(of: .repeatedResolution) == 2 * sites, "not every repeat was counted")
+            precondition(named.count <= 1_024 && named.allSatisfy { $0.count == 2 }, "a named site miscounted")
+            precondition(other?.count == 2 * (sites - named.count), "other sites miscounted")
+            // One first report per named site, and one for all the others together.
+            precondition(firsts.load(ordering: .relaxed) == named.count + 1, "\(firsts.load(ordering: .relaxed))")
+            precondition(unnamed.load(ordering: .relaxed) == 0)
+        }
+    }
+
     @Test("an adjusted argument's report names the parameter, the value given and the value used")
     func adjustedArgumentReport() {
         let start = adjustedArguments.events.count
