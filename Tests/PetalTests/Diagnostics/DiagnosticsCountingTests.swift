@@ -87,9 +87,10 @@ struct DiagnosticsCountingTests {
         let line = UInt(#line) * 1_000
         // A literal inlined into another module is a second copy: make one by hand, with the
         // original's flags (StaticString is a word of address, a word of length and a byte of
-        // flags; never freed, as a literal is not).
+        // flags). Freed at the end: the site keeps the address that claimed it, the original's.
         let original: StaticString = #fileID
         let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: original.utf8CodeUnitCount + 1)
+        defer { copy.deallocate() }
         copy.initialize(from: original.utf8Start, count: original.utf8CodeUnitCount)
         copy[original.utf8CodeUnitCount] = 0
         let layout = unsafeBitCast(original, to: (UInt, Int, UInt8).self)
