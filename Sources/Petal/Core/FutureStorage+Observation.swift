@@ -12,7 +12,7 @@ enum FailureWord {
     @inlinable
     static var observed: UInt32 { 1 }
     /// The rest of the word is the number of the promise site the failure came from (see
-    /// ``FailureSiteNumbers``), or 0 if none is known.
+    /// ``PromiseSite/failureSite(of:)``), or 0 if none is known.
     @inlinable
     static var siteShift: UInt32 { 1 }
 }
@@ -89,8 +89,13 @@ extension FutureStorage {
         // An abandoned promise's cancellation, and every failure downstream of one, was reported
         // as the abandonment already.
         if petal_atomic_u32_load_relaxed(failureWord) & FailureWord.observed == 0, !(error is AbandonedPromiseError) {
-            PetalDiagnostics.reportUnobservedFailure(
-                valueType: Value.self, kind: OutcomeKind(publishedIn: cell), error: error, site: failureSite)
+            let failure = OutcomeKind(publishedIn: cell) == .rejected ? "rejected" : "cancelled"
+            PetalDiagnostics.report(
+                .failure(site: failureSite, valueType: Value.self, error: error), error: error,
+                details: [
+                    "valueType": "\(Value.self)", "failure": failure,
+                    "error": "\(error)".split(whereSeparator: \.isNewline).joined(separator: " "),
+                ])
         }
         self.error.deinitialize(count: 1)
     }

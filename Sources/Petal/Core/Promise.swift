@@ -5,16 +5,16 @@ import CPetal
 /// Keep the promise private to the work that produces the value and hand out its ``future``.
 /// The first of ``fulfil(with:)``, ``reject(with:)``, ``cancel(withIndirectError:)`` or
 /// ``resolve(with:)`` wins; later calls change nothing, return `false` and are counted and
-/// reported through ``PetalDiagnostics/handler`` as a ``RepeatedResolution``, unless the promise
+/// reported through ``PetalDiagnostics/handler`` as a ``PetalDiagnostic/Kind/repeatedResolution``, unless the promise
 /// was created with ``RepeatedResolutionPolicy/ignore`` because its resolvers race on purpose.
 ///
 /// A promise dropped while unresolved cancels its future with an ``AbandonedPromiseError`` as the
 /// indirect error, so nothing waits forever on work that can no longer finish; this holds even
 /// while consumers hold or wait on the future, because they hold the future, not the promise.
-/// The drop is reported through ``PetalDiagnostics/handler`` as an ``AbandonedPromise``.
+/// The drop is reported through ``PetalDiagnostics/handler`` as an ``PetalDiagnostic/Kind/abandonedPromise``.
 ///
 /// A failure of the future (a rejection, or a cancellation with an indirect error) that nobody
-/// observes is reported as an ``UnobservedFailure`` naming this promise's creation site, when the
+/// observes is reported as an ``PetalDiagnostic/Kind/unobservedFailure`` naming this promise's creation site, when the
 /// future is freed.
 ///
 /// Resolving runs the future's inline callbacks on the calling thread, in subscription order,
@@ -110,7 +110,7 @@ public final class Promise<Value> {
     @discardableResult
     public func fulfil(with value: Value) -> Bool {
         if withStorage({ $0.fulfil(with: value) }) { return true }
-        reportRepeat(.fulfil)
+        reportRepeat(.fulfilled)
         return false
     }
 
@@ -125,7 +125,7 @@ public final class Promise<Value> {
         if withStorage({ $0.fail(.rejected, error: error, failureSite: site.failureSite(of: Value.self)) }) {
             return true
         }
-        reportRepeat(.reject)
+        reportRepeat(.rejected)
         return false
     }
 
@@ -139,7 +139,7 @@ public final class Promise<Value> {
     public func cancel(withIndirectError indirectError: (any Error)? = nil) -> Bool {
         let failureSite = indirectError == nil ? 0 : site.failureSite(of: Value.self)
         if withStorage({ $0.fail(.cancelled, error: indirectError, failureSite: failureSite) }) { return true }
-        reportRepeat(.cancel)
+        reportRepeat(.cancelled)
         return false
     }
 
@@ -157,7 +157,7 @@ public final class Promise<Value> {
             let failureSite = outcome.error == nil ? 0 : site.failureSite(of: Value.self)
             if withStorage({ $0.fail(outcome.kind, error: outcome.error, failureSite: failureSite) }) { return true }
         }
-        reportRepeat(RepeatedResolution.Attempt(outcome.kind))
+        reportRepeat(outcome.kind)
         return false
     }
 
@@ -165,10 +165,11 @@ public final class Promise<Value> {
     /// diagnostics.
     @usableFromInline
     @inline(never)
-    func reportRepeat(_ attempt: RepeatedResolution.Attempt) {
+    func reportRepeat(_ attempt: OutcomeKind) {
         guard site.policy == .report else { return }
-        PetalDiagnostics.reportRepeatedResolution(
-            valueType: Value.self, fileID: site.fileID, line: site.line, attempt: attempt)
+        PetalDiagnostics.report(
+            .named(.repeatedResolution, site.fileID, line: site.line), type: Value.self,
+            details: ["attempt": ["fulfil", "reject", "cancel"][Int(attempt.rawValue)], "valueType": "\(Value.self)"])
     }
 }
 
@@ -197,11 +198,12 @@ struct PromiseSite: Sendable {
     }
 
     /// The number of this site, which a failure of the promise's future records so that it can
-    /// be reported with the site if nobody observes it (see ``FailureSiteNumbers``). Called on
-    /// failure paths only.
+    /// be reported with the site if nobody observes it: its slot in the diagnostics' tally, plus
+    /// one (0 if the tally is full; see ``SiteTally``). Called on failure paths only.
     @usableFromInline
     func failureSite<Value>(of _: Value.Type) -> UInt32 {
-        FailureSiteNumbers.shared.number(of: PromiseTallySite(fileID: fileID, line: line, valueType: Value.self))
+        let slot = PetalDiagnostics.tally.slot(of: .named(.unobservedFailure, fileID, line: line), type: Value.self)
+        return slot.map { UInt32($0) + 1 } ?? 0
     }
 
     /// Cancels `storage`, the future of a promise created here and dropped unresolved, with an
@@ -210,6 +212,7 @@ struct PromiseSite: Sendable {
     func abandon<Value>(_ storage: FutureStorage<Value>) {
         let error = AbandonedPromiseError(valueType: Value.self, fileID: fileID, line: line)
         guard storage.fail(.cancelled, error: error) else { return }
-        PetalDiagnostics.reportAbandonedPromise(valueType: Value.self, fileID: fileID, line: line)
+        PetalDiagnostics.report(
+            .named(.abandonedPromise, fileID, line: line), type: Value.self, details: ["valueType": "\(Value.self)"])
     }
 }

@@ -1,22 +1,15 @@
+import CPetal
+
 /// Process-wide diagnostics: what Petal counts and reports instead of crashing a service.
 ///
-/// Petal reports what is almost always a bug, and one slowdown, through one handler
-/// (``handler``), as a ``PetalDiagnostic``:
-/// - a promise resolved again (``RepeatedResolution``), and a job started again
-///   (``RepeatedJobStart``);
-/// - a promise dropped unresolved (``AbandonedPromise``);
-/// - a failed future freed without anyone having observed its failure (``UnobservedFailure``);
-/// - Petal's timer thread running a deadline's action late (``LateTimerCallback``);
-/// - a value out of its parameter's range, replaced by the nearest one Petal can honour
-///   (``AdjustedArgument``).
-///
-/// Each is counted per site first, whatever handler is installed, so an operator can read how
-/// often, and where, from the per-kind counts and sites (``repeatedResolutionSites``,
-/// ``repeatedJobStartSites``, ``abandonedPromiseSites``, ``unobservedFailureSites``,
-/// ``lateTimerCount``, ``adjustedArgumentCount``). Then the handler runs. The default,
-/// ``printFirstAtEachSite``, prints one line per site per process, through a background writer
-/// that never makes a reporting thread wait on standard error; install your own to log, count
-/// or fail a test.
+/// Petal reports what is almost always a bug, and one slowdown, as a ``PetalDiagnostic`` of a
+/// ``PetalDiagnostic/Kind``: a promise resolved again, a job started again, a promise dropped
+/// unresolved, a failed future freed unobserved, the timer thread running late, a value out of
+/// its parameter's range. Each report is counted per site first, whatever handler is installed
+/// (read how often, and where, with ``count(of:)`` and ``sites(of:)``); then ``handler`` runs. The
+/// default, ``printFirstAtEachSite``, prints one line per site per process, through a background
+/// writer that never makes a reporting thread wait on standard error; install your own to log,
+/// count or fail a test.
 ///
 /// Promises whose resolvers race on purpose opt out of repeat reports at creation
 /// (``RepeatedResolutionPolicy/ignore``): their repeats are neither counted nor reported.
@@ -25,22 +18,19 @@ public enum PetalDiagnostics {
     ///
     /// Runs on the thread where the problem showed: the losing `fulfil`, `reject`, `cancel` or
     /// `resolve` call, the repeated ``Job/begin()``, the thread that released the last reference
-    /// to an abandoned promise or to a failed future nobody observed, or the timer thread; before
-    /// that call returns, and concurrently from several threads if several report at once. Keep
-    /// it short and non-blocking: it delays the reporting thread. A report raised while this
-    /// thread runs the handler (the handler resolved a promise twice, dropped one unresolved or
-    /// dropped a failed future unobserved) is counted as usual but goes to the default handler,
-    /// ``printFirstAtEachSite``, not to this one again: a handler that trips over Petal cannot
-    /// recurse without end.
+    /// to an abandoned promise or to a failed future nobody observed, the timer thread, or the
+    /// call given an adjusted argument; before that call returns, and concurrently from several
+    /// threads if several report at once. Keep it short and non-blocking: it delays the
+    /// reporting thread. A report raised while this thread runs the handler (the handler
+    /// resolved a promise twice, dropped one unresolved or dropped a failed future unobserved)
+    /// is counted as usual but goes to the default handler, ``printFirstAtEachSite``, not to this
+    /// one again: a handler that trips over Petal cannot recurse without end.
     ///
-    /// The default, ``printFirstAtEachSite``, writes the first report at each site to standard
-    /// error and only counts the others. A handler you install receives every report
-    /// (``PetalDiagnostic/occurrence`` numbers them per site, ``PetalDiagnostic/isFirstAtSite``
-    /// says whether it is the first). Reading and calling the handler takes no lock; setting it
-    /// takes one, and a replaced handler may still be called by a thread that read it just
-    /// before.
-    ///
-    /// To route every report to swift-log, capture a `Logger` (it is `Sendable`):
+    /// A handler you install receives every report (``PetalDiagnostic/isFirstAtSite`` says
+    /// whether it is its site's first). Reading and calling the handler takes no lock; setting
+    /// it takes one, and a replaced handler may still be called by a thread that read it just
+    /// before. To route every report to swift-log (a level from ``PetalDiagnostic/severity``,
+    /// metadata from ``PetalDiagnostic/details``, if you like), capture a `Logger`:
     ///
     /// ```swift
     /// let logger = Logger(label: "petal")
@@ -48,56 +38,116 @@ public enum PetalDiagnostics {
     /// ```
     public static var handler: @Sendable (PetalDiagnostic) -> Void {
         get { installed.withHandler { $0.body } }
-        set { installed.replace(with: Handler(body: newValue)) }
+        set { installed.replace(with: Handler(newValue)) }
     }
 
     /// The default handler: the first report at each site, as one line on standard error.
     ///
-    /// Writes ``PetalDiagnostic/description``, followed by where the later reports of the site
-    /// are counted, when ``PetalDiagnostic/isFirstAtSite`` and does nothing otherwise (every
-    /// report is counted either way). The line is handed to a background thread that writes it,
-    /// so the reporting thread never waits on standard error, even when it is a pipe nobody
-    /// reads; if that thread falls 64 lines behind, further lines are dropped and counted in
-    /// ``droppedLineCount``.
-    public static let printFirstAtEachSite: @Sendable (PetalDiagnostic) -> Void = { diagnostic in
-        guard diagnostic.isFirstAtSite else { return }
-        DiagnosticOutput.write("\(diagnostic) (\(diagnostic.countedElsewhere))\n")
+    /// Writes ``PetalDiagnostic/description`` and where the site's later reports are counted,
+    /// when ``PetalDiagnostic/isFirstAtSite``, and does nothing otherwise. The line is handed to a
+    /// background thread that writes it, so the reporting thread never waits on standard error,
+    /// even when it is a pipe nobody reads; if that thread falls 64 lines behind, further lines
+    /// are dropped and counted in ``droppedLineCount``.
+    public static let printFirstAtEachSite: @Sendable (PetalDiagnostic) -> Void = { report in
+        guard report.isFirstAtSite else { return }
+        DiagnosticOutput.shared.enqueue(
+            "\(report) (later ones at this site are only counted: PetalDiagnostics.sites(of: .\(report.kind)))\n")
     }
 
     /// Lines the default handler could not write: the writer was more than 64 lines behind
-    /// (standard error is not being read fast enough), or writing failed. The reports
-    /// themselves are counted all the same.
-    public static var droppedLineCount: Int {
-        DiagnosticOutput.droppedLines.value
+    /// (standard error is not being read fast enough), or writing failed. The reports themselves
+    /// are counted all the same.
+    public static var droppedLineCount: Int { DiagnosticOutput.shared.dropped.value }
+
+    /// How many reports of `kind` were counted in this process, at every site (a snapshot: other
+    /// threads may be counting while it is read).
+    public static func count(of kind: PetalDiagnostic.Kind) -> Int {
+        tally.counts(of: kind).reduce(0) { $0 + $1.count }
     }
 
-    /// In a concrete struct, for the reason ``HandlerSlot`` gives.
+    /// Every site with reports of `kind` counted, busiest first (a snapshot).
+    ///
+    /// A promise's creation site is its `#fileID` and line, named by the first value type
+    /// counted there. Sites are kept in a fixed table (1,024 sites of every kind, along with the
+    /// creation sites of promises that failed): once it is full, further sites of a kind are
+    /// counted, and their reports numbered, together, as the site `other sites`.
+    public static func sites(of kind: PetalDiagnostic.Kind) -> [PetalDiagnostic.SiteCount] {
+        tally.counts(of: kind).sorted { $0.count > $1.count }
+    }
+
+    /// How late the timer thread may run a deadline's action before it is reported as a
+    /// ``PetalDiagnostic/Kind/lateTimer``: 100 milliseconds.
+    ///
+    /// Far above what scheduling costs on a healthy machine (well under a millisecond), and well
+    /// below what a service notices in its timeouts: an action that late was almost surely held
+    /// up by a slow callback that ran on the timer thread.
+    public static let lateTimerThreshold = Duration.milliseconds(100)
+
+    /// Every site's count.
+    static let tally = SiteTally()
+
+    /// Counts a report at `key`'s site (for a promise site, `type` is the value type), then passes
+    /// it, with its `details` and `error`, to the handler on this thread.
+    static func report(
+        _ key: SiteTally.Key, type: Any.Type? = nil, error: (any Error)? = nil,
+        details: @autoclosure () -> [String: String]
+    ) {
+        let (slot, occurrence) = tally.count(key, type: type)
+        installed.withHandler { handler in
+            // The default handler ignores all but a site's first report, so the others are not
+            // even built: a service whose resolvers lose races by the million pays for a count,
+            // not for a report nobody prints (callgrind: building one cost 160 instructions).
+            guard !handler.isDefault || occurrence == 1 else { return }
+            deliver(
+                to: handler, key: key, type: type, slot: slot, occurrence: occurrence, error: error, details: details)
+        }
+    }
+
+    /// Builds the report and calls `handler` with it: out of line, off the counting path.
+    @inline(never)
+    private static func deliver(
+        to handler: Handler, key: SiteTally.Key, type: Any.Type?, slot: Int, occurrence: Int, error: (any Error)?,
+        details: () -> [String: String]
+    ) {
+        // Named by the first type counted there; a report counted as `other sites` names its own.
+        let site = key.site(type: slot < SiteTally.capacity ? tally.key(at: slot).type : type)
+        let report = PetalDiagnostic(
+            kind: key.kind, site: site, occurrence: occurrence, details: details(), error: error)
+        // The default handler only queues a line: it cannot report again.
+        if handler.isDefault { return handler.body(report) }
+        // A report raised by the handler itself (it resolved a promise twice, dropped one
+        // unresolved, ...) would call it again, and again: it goes to the default handler.
+        guard !insideHandler.isSet else { return printFirstAtEachSite(report) }
+        insideHandler.whileSet { handler.body(report) }
+    }
+
+    /// Called by the timer thread for each deadline action it is about to run: reports it if it
+    /// is ``lateTimerThreshold`` or more behind its `deadline`.
+    ///
+    /// - Returns: Whether the action was late, and so reported.
+    @discardableResult
+    static func reportLateTimer(deadline: ContinuousClock.Instant, ranAt: ContinuousClock.Instant) -> Bool {
+        let lateness = deadline.duration(to: ranAt)
+        guard lateness >= lateTimerThreshold else { return false }
+        let (seconds, attoseconds) = lateness.components
+        report(.timer, details: ["lateness": "\(seconds * 1_000 + attoseconds / 1_000_000_000_000_000) ms"])
+        return true
+    }
+
+    /// An installed handler. A struct, for the reason `HandlerSlot` gives.
     struct Handler: Sendable {
-        var body: @Sendable (PetalDiagnostic) -> Void
+        let body: @Sendable (PetalDiagnostic) -> Void
         /// Whether this is the default handler as installed at start: it ignores every report
         /// but a site's first, so those need not even be built.
         var isDefault = false
-    }
 
-    private static let installed = HandlerSlot(Handler(body: printFirstAtEachSite, isDefault: true))
-
-    /// Calls the handler with `diagnostic`, the `occurrence`-th at its site, on this thread (the
-    /// caller counted it already).
-    ///
-    /// With the default handler, a report that is not its site's first is dropped unbuilt: a
-    /// service whose resolvers lose races by the million pays for a count, not for a report
-    /// nobody prints (callgrind: building and switching over one cost 160 instructions).
-    static func report(_ diagnostic: @autoclosure () -> PetalDiagnostic, occurrence: Int) {
-        installed.withHandler { handler in
-            if handler.isDefault && occurrence != 1 { return }
-            // The default handler only queues a line: it cannot report again.
-            if handler.isDefault { return handler.body(diagnostic()) }
-            // A report raised by the handler itself (it resolved a promise twice, dropped one
-            // unresolved, ...) would call it again, and again: it goes to the default handler.
-            guard !insideHandler.isSet else { return printFirstAtEachSite(diagnostic()) }
-            insideHandler.whileSet { handler.body(diagnostic()) }
+        init(_ body: @escaping @Sendable (PetalDiagnostic) -> Void, isDefault: Bool = false) {
+            (self.body, self.isDefault) = (body, isDefault)
         }
     }
+
+    /// The handler, read with one atomic load, never a lock (see `HandlerSlot`).
+    private static let installed = HandlerSlot(Handler(printFirstAtEachSite, isDefault: true))
 
     /// Set on a thread while it runs an installed handler.
     private static let insideHandler = ThreadFlag()

@@ -33,7 +33,7 @@ import CPetal
 /// already the new state when the call that moved it returns. Exactly one of
 /// ``complete(with:)``, ``fail(with:)`` and ``cancel(withIndirectError:)`` wins, even when they
 /// race on several threads; the others change nothing and return `false`. A second start is
-/// reported through ``PetalDiagnostics/handler`` (a ``RepeatedJobStart``) and ignored.
+/// reported through ``PetalDiagnostics/handler`` (a ``PetalDiagnostic/Kind/repeatedJobStart``) and ignored.
 ///
 /// ## Cancellation
 ///
@@ -136,7 +136,7 @@ open class Job<Input, Output>: Cancellable, @unchecked Sendable {
     }
 
     private func reportRepeatedStart(_ state: JobState) {
-        PetalDiagnostics.reportRepeatedJobStart(jobType: type(of: self), state: state)
+        PetalDiagnostics.report(.job(type(of: self)), details: ["state": "\(state)"])
     }
 
     /// Starts the job's work with `input`. Override it; the default fails the job with an

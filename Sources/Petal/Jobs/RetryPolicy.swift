@@ -22,7 +22,7 @@
 /// they do not return together.
 public struct RetryPolicy: Sendable {
     /// How many attempts at most, the first included. Below 1 (`0`, `-3`): one attempt and no
-    /// retry, reported as an ``AdjustedArgument`` when retrying starts.
+    /// retry, reported as an ``PetalDiagnostic/Kind/adjustedArgument`` when retrying starts.
     public var attempts: Int
     /// The wait before the second attempt. Negative: no wait; longer than
     /// ``DeadlineClock/longestWait``: that. Both are reported when retrying starts.
@@ -50,7 +50,7 @@ public struct RetryPolicy: Sendable {
     ///
     /// Any value is accepted, as a policy read from configuration may hold anything: each
     /// property says what a value out of its range means, and ``Future/retrying(_:on:clock:_:)``
-    /// reports each such value once per retrying call, as an ``AdjustedArgument``.
+    /// reports each such value once per retrying call, as an ``PetalDiagnostic/Kind/adjustedArgument``.
     public init(
         attempts: Int, initialDelay: Duration = .zero, multiplier: Double = 1, maximumDelay: Duration? = nil,
         jitter: Double = 0, retryingWhen isRetryable: @escaping @Sendable (any Error) -> Bool = { _ in true }
@@ -114,31 +114,36 @@ public struct RetryPolicy: Sendable {
         }
     }
 
-    /// Reports, as an ``AdjustedArgument``, each property whose value is out of its range (what
+    /// Reports, as an ``PetalDiagnostic/Kind/adjustedArgument``, each property whose value is out of its range (what
     /// ``delay(beforeAttempt:random:)`` and the retry loop read it as): once per retrying call.
     func reportAdjustments() {
         if attempts < 1 {
-            PetalDiagnostics.reportAdjustedArgument(
-                "RetryPolicy.attempts", given: "\(attempts)", used: "1 (one attempt, no retry)")
+            PetalDiagnostics.report(
+                .named(.adjustedArgument, "RetryPolicy.attempts"),
+                details: ["given": "\(attempts)", "used": "1 (one attempt, no retry)"])
         }
         Self.reportAdjustment(of: initialDelay, as: "RetryPolicy.initialDelay")
         Self.reportAdjustment(of: maximumDelay, as: "RetryPolicy.maximumDelay")
         if !(multiplier >= 0) {
-            PetalDiagnostics.reportAdjustedArgument(
-                "RetryPolicy.multiplier", given: "\(multiplier)", used: "1 (a fixed wait)")
+            PetalDiagnostics.report(
+                .named(.adjustedArgument, "RetryPolicy.multiplier"),
+                details: ["given": "\(multiplier)", "used": "1 (a fixed wait)"])
         }
         if !(0...1).contains(jitter) {
-            PetalDiagnostics.reportAdjustedArgument(
-                "RetryPolicy.jitter", given: "\(jitter)", used: "\(Self.unitInterval(jitter, notANumber: 0))")
+            PetalDiagnostics.report(
+                .named(.adjustedArgument, "RetryPolicy.jitter"),
+                details: ["given": "\(jitter)", "used": "\(Self.unitInterval(jitter, notANumber: 0))"])
         }
     }
 
     private static func reportAdjustment(of delay: Duration, as parameter: StaticString) {
         if delay < .zero {
-            PetalDiagnostics.reportAdjustedArgument(parameter, given: "\(delay)", used: "no wait")
+            PetalDiagnostics.report(
+                .named(.adjustedArgument, parameter), details: ["given": "\(delay)", "used": "no wait"])
         } else if delay > DeadlineClock.longestWait {
-            PetalDiagnostics.reportAdjustedArgument(
-                parameter, given: "\(delay)", used: "DeadlineClock.longestWait (\(DeadlineClock.longestWait))")
+            PetalDiagnostics.report(
+                .named(.adjustedArgument, parameter),
+                details: ["given": "\(delay)", "used": "DeadlineClock.longestWait (\(DeadlineClock.longestWait))"])
         }
     }
 

@@ -19,7 +19,7 @@ extension Future {
     /// - Any policy is accepted: a value out of its range (`attempts` below 1, a `multiplier` or
     ///   `jitter` that is not a number, a wait past ``DeadlineClock/longestWait``) is read as
     ///   ``RetryPolicy`` documents (`attempts: 0` runs `body` once) and reported here, once per
-    ///   call, as an ``AdjustedArgument``. Nothing in the policy can trap later, on the timer
+    ///   call, as an ``PetalDiagnostic/Kind/adjustedArgument``. Nothing in the policy can trap later, on the timer
     ///   thread or in a callback.
     /// - Memory: a retry waiting between attempts holds about 480 bytes (measured on Linux,
     ///   x86_64): the returned future (about 80), the loop that holds the policy, `context`,

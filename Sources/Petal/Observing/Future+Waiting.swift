@@ -26,7 +26,7 @@ extension Future {
     /// A wait that times out leaves nothing behind: the future keeps no record of it, so a
     /// thread may poll a future that never resolves as often as it likes. A timeout of zero or
     /// less only looks, without blocking; one longer than ``DeadlineClock/longestWait`` (a
-    /// century) waits that long, and is reported as an ``AdjustedArgument``.
+    /// century) waits that long, and is reported as an ``PetalDiagnostic/Kind/adjustedArgument``.
     ///
     /// - Returns: The outcome, or `nil` if the future was still pending when the timeout
     ///   elapsed. The future is not affected by the timeout: it may still resolve later.

@@ -10,7 +10,7 @@ extension DeadlineClock {
     ///
     /// A timeout, a retry policy's waits, a timed `wait(timeout:)`, a manual clock's advance
     /// and its starting instant are all kept within this of now; a longer one is shortened to
-    /// it, and reported as an ``AdjustedArgument`` through ``PetalDiagnostics/handler``. No
+    /// it, and reported as an ``PetalDiagnostic/Kind/adjustedArgument`` through ``PetalDiagnostics/handler``. No
     /// process waits a century, so nothing real is lost, and every deadline Petal computes stays
     /// far from the limits of `Duration` and `ContinuousClock.Instant`, whose arithmetic traps.
     public static let longestWait = Duration.seconds(3_155_760_000)
@@ -21,8 +21,9 @@ extension DeadlineClock {
     static func boundedWait(_ duration: Duration, for parameter: StaticString) -> Duration {
         // As far in the past is as good as any: already over, and nothing to report.
         guard duration > longestWait else { return Swift.max(duration, .zero - longestWait) }
-        PetalDiagnostics.reportAdjustedArgument(
-            parameter, given: "\(duration)", used: "DeadlineClock.longestWait (\(longestWait))")
+        PetalDiagnostics.report(
+            .named(.adjustedArgument, parameter),
+            details: ["given": "\(duration)", "used": "DeadlineClock.longestWait (\(longestWait))"])
         return longestWait
     }
 
@@ -34,9 +35,12 @@ extension DeadlineClock {
         // `now.duration(to:)` cannot overflow for the instants a caller can build without
         // trapping first, and compares without building the far instant.
         guard now.duration(to: deadline) > longestWait else { return deadline }
-        PetalDiagnostics.reportAdjustedArgument(
-            parameter, given: "an instant \(now.duration(to: deadline)) from now",
-            used: "DeadlineClock.longestWait (\(longestWait)) from now")
+        PetalDiagnostics.report(
+            .named(.adjustedArgument, parameter),
+            details: [
+                "given": "an instant \(now.duration(to: deadline)) from now",
+                "used": "DeadlineClock.longestWait (\(longestWait)) from now",
+            ])
         return now.advanced(by: longestWait)
     }
 
@@ -48,9 +52,12 @@ extension DeadlineClock {
         -> ContinuousClock.Instant
     {
         guard instant.duration(to: now) > longestWait else { return instant }
-        PetalDiagnostics.reportAdjustedArgument(
-            "DeadlineClock.manual(startingAt:)", given: "an instant \(instant.duration(to: now)) ago",
-            used: "DeadlineClock.longestWait (\(longestWait)) ago")
+        PetalDiagnostics.report(
+            .named(.adjustedArgument, "DeadlineClock.manual(startingAt:)"),
+            details: [
+                "given": "an instant \(instant.duration(to: now)) ago",
+                "used": "DeadlineClock.longestWait (\(longestWait)) ago",
+            ])
         return now.advanced(by: .zero - longestWait)
     }
 }

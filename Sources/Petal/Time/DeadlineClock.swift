@@ -32,7 +32,7 @@ public final class DeadlineClock: Sendable {
     ///
     /// - Parameter start: The clock's time until it is first advanced. An instant more than
     ///   ``longestWait`` (a century) from the real time is moved in to it and reported as an
-    ///   ``AdjustedArgument``, so that no deadline measured from the clock can overflow.
+    ///   ``PetalDiagnostic/Kind/adjustedArgument``, so that no deadline measured from the clock can overflow.
     public static func manual(startingAt start: ContinuousClock.Instant = .now) -> DeadlineClock {
         let real = ContinuousClock.now
         let bounded =
@@ -63,14 +63,15 @@ public final class DeadlineClock: Sendable {
     /// Moves a manual clock forward by `duration` (see ``advance(to:)``).
     ///
     /// A negative `duration` moves nothing, and one longer than ``longestWait`` moves the clock
-    /// by that; both are reported as an ``AdjustedArgument``.
+    /// by that; both are reported as an ``PetalDiagnostic/Kind/adjustedArgument``.
     ///
     /// - Precondition: the clock is manual.
     public func advance(by duration: Duration) {
         precondition(isManual, "Petal: only a manual clock can be advanced; DeadlineClock.continuous is real time")
         if duration < .zero {
-            PetalDiagnostics.reportAdjustedArgument(
-                "DeadlineClock.advance(by:)", given: "\(duration)", used: "zero (a clock never goes back)")
+            PetalDiagnostics.report(
+                .named(.adjustedArgument, "DeadlineClock.advance(by:)"),
+                details: ["given": "\(duration)", "used": "zero (a clock never goes back)"])
         }
         advance(to: now.advanced(by: Self.boundedWait(Swift.max(duration, .zero), for: "DeadlineClock.advance(by:)")))
     }
@@ -82,16 +83,19 @@ public final class DeadlineClock: Sendable {
     /// retry's next wait, a timeout on the next attempt) is measured from there, and runs in
     /// this same call if it falls due by `instant`. An instant before the clock's time moves
     /// nothing, and one more than ``longestWait`` ahead moves the clock by that; both are
-    /// reported as an ``AdjustedArgument``.
+    /// reported as an ``PetalDiagnostic/Kind/adjustedArgument``.
     ///
     /// - Precondition: the clock is manual: real time cannot be advanced.
     public func advance(to instant: ContinuousClock.Instant) {
         precondition(isManual, "Petal: only a manual clock can be advanced; DeadlineClock.continuous is real time")
         let now = self.now
         if instant < now {
-            PetalDiagnostics.reportAdjustedArgument(
-                "DeadlineClock.advance(to:)", given: "an instant \(instant.duration(to: now)) before the clock's time",
-                used: "the clock's time (a clock never goes back)")
+            PetalDiagnostics.report(
+                .named(.adjustedArgument, "DeadlineClock.advance(to:)"),
+                details: [
+                    "given": "an instant \(instant.duration(to: now)) before the clock's time",
+                    "used": "the clock's time (a clock never goes back)",
+                ])
         }
         scheduler.advance(to: Self.boundedDeadline(instant, after: now, for: "DeadlineClock.advance(to:)"))
     }

@@ -29,7 +29,7 @@ extension Future {
     /// When this future is already resolved, or `duration` is zero or negative, the answer is
     /// decided at once and the returned future is already resolved: no timer is involved, and
     /// `context` is not used. A `duration` longer than ``DeadlineClock/longestWait`` (a century)
-    /// is shortened to it and reported as an ``AdjustedArgument``: any `Duration` is safe here.
+    /// is shortened to it and reported as an ``PetalDiagnostic/Kind/adjustedArgument``: any `Duration` is safe here.
     ///
     /// Where callbacks run: the returned future is resolved on `context`. With `.inline` (the
     /// default) that is the thread that resolves this future, or, when the deadline passes
@@ -71,7 +71,7 @@ extension Future {
     /// When this future is already resolved, or `deadline` has already passed, the answer is
     /// decided at once and the returned future is already resolved: no timer is involved, and
     /// `context` is not used. A `deadline` more than ``DeadlineClock/longestWait`` (a century)
-    /// away is moved in to it and reported as an ``AdjustedArgument``.
+    /// away is moved in to it and reported as an ``PetalDiagnostic/Kind/adjustedArgument``.
     ///
     /// Where callbacks run: the returned future is resolved on `context`. With `.inline` (the
     /// default) that is the thread that resolves this future, or, when the deadline passes

@@ -27,7 +27,7 @@ struct DiagnosticsHostileCallerTests {
             outer.fulfil(with: 1)
             outer.fulfil(with: 2)
             precondition(calls.load(ordering: .relaxed) == 1, "the handler was called again for its own repeat")
-            precondition(PetalDiagnostics.repeatedResolutionCount == 2, "the inner repeat was not counted")
+            precondition(PetalDiagnostics.count(of: .repeatedResolution) == 2, "the inner repeat was not counted")
         }
     }
 
@@ -42,8 +42,8 @@ struct DiagnosticsHostileCallerTests {
             }
             for _ in 0..<100 { _ = Promise<Int>() }
             precondition(calls.load(ordering: .relaxed) == 100, "\(calls.load(ordering: .relaxed)) calls")
-            precondition(PetalDiagnostics.abandonedPromiseCount == 200)
-            precondition(PetalDiagnostics.unobservedFailureCount == 100)
+            precondition(PetalDiagnostics.count(of: .abandonedPromise) == 200)
+            precondition(PetalDiagnostics.count(of: .unobservedFailure) == 100)
         }
     }
 
@@ -81,7 +81,38 @@ struct DiagnosticsHostileCallerTests {
                 }
             }
             precondition(received.load(ordering: .relaxed) == threads * rounds)
-            precondition(PetalDiagnostics.repeatedResolutionCount == threads * rounds)
+            precondition(PetalDiagnostics.count(of: .repeatedResolution) == threads * rounds)
+        }
+    }
+
+    @Test("once the site table is full, further sites are counted exactly, together, as other sites")
+    func fullTableCountsOtherSites() async {
+        // In a child process of its own: filling the process-wide table would send other tests'
+        // sites to `other sites`.
+        await #expect(processExitsWith: .success) {
+            let firsts = Atomic(0)
+            let unnamed = Atomic(0)
+            PetalDiagnostics.handler = { report in
+                if report.isFirstAtSite { firsts.add(1, ordering: .relaxed) }
+                // A report counted as `other sites` still names its own site.
+                if report.site.line == nil { unnamed.add(1, ordering: .relaxed) }
+            }
+            let sites = 1_500
+            for line in 0..<UInt(sites) {
+                let promise = Promise<Int>(line: 1_000_000 + line)
+                promise.fulfil(with: 1)
+                promise.fulfil(with: 2)
+                promise.fulfil(with: 3)
+            }
+            let listed = PetalDiagnostics.sites(of: .repeatedResolution)
+            let named = listed.filter { $0.site.name != "other sites" }
+            let other = listed.first { $0.site.name == "other sites" }
+            precondition(PetalDiagnostics.count(of: .repeatedResolution) == 2 * sites, "not every repeat was counted")
+            precondition(named.count <= 1_024 && named.allSatisfy { $0.count == 2 }, "a named site miscounted")
+            precondition(other?.count == 2 * (sites - named.count), "other sites miscounted")
+            // One first report per named site, and one for all the others together.
+            precondition(firsts.load(ordering: .relaxed) == named.count + 1, "\(firsts.load(ordering: .relaxed))")
+            precondition(unnamed.load(ordering: .relaxed) == 0)
         }
     }
 
@@ -93,7 +124,8 @@ struct DiagnosticsHostileCallerTests {
         #expect(report?.given == "nan")
         #expect(report?.used == "1 (a fixed wait)")
         #expect(report.map { "\($0)" }?.hasPrefix("Petal: RetryPolicy.multiplier was nan") == true)
-        #expect(PetalDiagnostics.adjustedArgumentCount >= 1)
-        #expect(PetalDiagnostic.adjustedArgument(report!).severity == .warning)
+        #expect(PetalDiagnostics.count(of: .adjustedArgument) >= 1)
+        #expect(report?.severity == .warning)
+        #expect(report?.details == ["given": "nan", "used": "1 (a fixed wait)"])
     }
 }

@@ -51,7 +51,7 @@ struct DiagnosticsOutputTests {
             let written = lines(in: output, namingLine: site)
             #expect(written.count == 1, "site \(site) wrote \(written.count) lines")
             #expect(written.first?.contains("Promise<Int>") == true)
-            #expect(written.first?.contains("PetalDiagnostics.repeatedResolutionSites") == true)
+            #expect(written.first?.contains("PetalDiagnostics.sites(of: .repeatedResolution)") == true)
             #expect(repeatCount(atLine: site) == threads * rounds * 2)
         }
     }
@@ -72,6 +72,7 @@ struct DiagnosticsOutputTests {
             let written = output.split(separator: "\n").filter { $0.contains("second start of \(type) ") }
             #expect(written.count == 1, "\(type) wrote \(written.count) lines")
             #expect(written.first?.contains("it is executing") == true)
+            #expect(written.first?.contains("PetalDiagnostics.sites(of: .repeatedJobStart)") == true)
             #expect(repeatedStartCount(of: type) == 4 * rounds * 4)
         }
     }
@@ -93,7 +94,7 @@ struct DiagnosticsOutputTests {
                 $0.contains("Promise<AbandonedProbe> created at \(#fileID):\(site) was dropped before it was resolved")
             }
             #expect(written.count == 1, "site \(site) wrote \(written.count) lines")
-            #expect(written.first?.contains("PetalDiagnostics.abandonedPromiseSites") == true)
+            #expect(written.first?.contains("PetalDiagnostics.sites(of: .abandonedPromise)") == true)
             #expect(abandonedCount(atLine: site) == 4 * rounds)
         }
     }
@@ -116,7 +117,7 @@ struct DiagnosticsOutputTests {
                     && $0.contains("created at \(#fileID):\(site))")
             }
             #expect(written.count == 1, "site \(site) wrote \(written.count) lines")
-            #expect(written.first?.contains("PetalDiagnostics.unobservedFailureSites") == true)
+            #expect(written.first?.contains("PetalDiagnostics.sites(of: .unobservedFailure)") == true)
             #expect(unobservedCount(atLine: site) == 4 * rounds)
         }
     }

@@ -11,7 +11,7 @@ enum SurfaceTag {}
 
 /// How many abandonments `PetalDiagnostics` counted at `fileID`:`line` (0 if none).
 func abandonedCount(atLine line: UInt, fileID: String = #fileID) -> Int {
-    PetalDiagnostics.abandonedPromiseSites.first { $0.line == line && $0.fileID.description == fileID }?.count ?? 0
+    count(of: .abandonedPromise, atLine: line, fileID: fileID)
 }
 
 /// The recorded reports for which `matches` holds.
@@ -33,39 +33,40 @@ struct DiagnosticsSurfaceTests {
         #expect(!job.begin())
         _ = Promise<AbandonedProbe>(line: line + 1)
         rejectPromise(of: Probe<SurfaceTag>.self, line: line + 2)
+        // A lateness no real timer of the test process comes near, so that the report is this test's.
         let deadline = ContinuousClock.now
-        #expect(PetalDiagnostics.reportLateTimer(deadline: deadline, ranAt: deadline + .milliseconds(250)))
+        #expect(PetalDiagnostics.reportLateTimer(deadline: deadline, ranAt: deadline + .milliseconds(987_250)))
 
         let repeats = reports(forLine: line)
-        #expect(repeats.map(\.attempt) == [.fulfil])
-        #expect(repeats.map { PetalDiagnostic.repeatedResolution($0).severity } == [.warning])
-        let starts = repeatedJobStarts.events.filter { $0.jobType == OutputProbeJob<SurfaceJobTag>.self }
+        #expect(repeats.map(\.kind) == [.repeatedResolution])
+        #expect(repeats.map(\.details) == [["attempt": "fulfil", "valueType": "Int"]])
+        #expect(repeats.map(\.severity) == [.warning])
+        #expect(repeats.first?.site.description == "Promise<Int> created at \(#fileID):\(line)")
+        #expect(repeats.first?.error == nil)
+        let starts = repeatedJobStarts.events.filter { $0.site.name == "OutputProbeJob<SurfaceJobTag>" }
         #expect(starts.map(\.occurrence) == [1])
-        let abandoned = probeReports {
-            if case .abandonedPromise(let report) = $0 { return report.line == line + 1 }
-            return false
-        }
+        #expect(starts.map(\.details) == [["state": "executing"]])
+        #expect(starts.first?.site.fileID == nil && starts.first?.site.line == nil)
+        let abandoned = probeReports { $0.kind == .abandonedPromise && $0.site.line == line + 1 }
         #expect(abandoned.count == 1)
+        #expect(abandoned.first?.details == ["valueType": "AbandonedProbe"])
         #expect(abandoned.first?.isFirstAtSite == true)
         #expect(abandoned.first?.severity == .warning)
         #expect(
             abandoned.first?.description
                 == "Petal: Promise<AbandonedProbe> created at \(#fileID):\(line + 1) was dropped before it was "
                 + "resolved; its future was cancelled with AbandonedPromiseError")
-        let unobserved = probeReports {
-            if case .unobservedFailure(let report) = $0 { return report.valueType == Probe<SurfaceTag>.self }
-            return false
-        }
+        let unobserved = probeReports { $0.kind == .unobservedFailure && $0.valueType == "Probe<SurfaceTag>" }
         #expect(unobserved.count == 1)
         #expect(unobserved.first?.isFirstAtSite == true)
         #expect(unobserved.first?.severity == .warning)
-        let late = probeReports {
-            if case .lateTimer(let report) = $0 { return report.deadline == deadline }
-            return false
-        }
+        #expect(unobserved.first?.error as? TestError == TestError(7))
+        #expect(unobserved.first?.details["failure"] == "rejected")
+        let late = probeReports { $0.kind == .lateTimer && $0.lateness == "987250 ms" }
         #expect(late.count == 1)
         #expect(late.first?.severity == .notice)
-        let expected = "Petal: the timer thread ran a deadline's action 250 ms late"
+        #expect(late.first?.site.name == "timer thread")
+        let expected = "Petal: the timer thread ran a deadline's action 987250 ms late"
         #expect(late.first?.description.hasPrefix(expected) == true)
     }
 
@@ -76,32 +77,27 @@ struct DiagnosticsSurfaceTests {
         let almost = PetalDiagnostics.lateTimerThreshold - .milliseconds(1)
         #expect(!PetalDiagnostics.reportLateTimer(deadline: deadline, ranAt: deadline + almost))
         #expect(!PetalDiagnostics.reportLateTimer(deadline: deadline, ranAt: deadline - .seconds(1)))
-        let late = probeReports {
-            if case .lateTimer(let report) = $0 { return report.deadline == deadline }
-            return false
-        }
-        #expect(late.isEmpty)
+        // No real timer is reported less than the threshold late, or early.
+        #expect(probeReports { $0.lateness == "99 ms" || $0.lateness == "-1000 ms" }.isEmpty)
     }
 
     @Test("late timers are counted, each numbered differently, from several threads")
     func lateTimersCounted() {
         _ = probeDiagnostics
         let deadline = ContinuousClock.now
-        let before = PetalDiagnostics.lateTimerCount
+        let before = PetalDiagnostics.count(of: .lateTimer)
         let threads = 4
         let rounds = scaled(50)
         onThreads(threads) { _ in
             for _ in 0..<rounds {
-                PetalDiagnostics.reportLateTimer(deadline: deadline, ranAt: deadline + .seconds(1))
+                PetalDiagnostics.reportLateTimer(deadline: deadline, ranAt: deadline + .seconds(7_654))
             }
         }
-        let mine = probeReports {
-            if case .lateTimer(let report) = $0 { return report.deadline == deadline }
-            return false
-        }
+        let mine = probeReports { $0.lateness == "7654000 ms" }
         #expect(mine.count == threads * rounds)
         #expect(Set(mine.map(\.occurrence)).count == threads * rounds)
-        #expect(PetalDiagnostics.lateTimerCount - before >= threads * rounds)
+        #expect(PetalDiagnostics.count(of: .lateTimer) - before >= threads * rounds)
+        #expect(PetalDiagnostics.sites(of: .lateTimer).map(\.site.name) == ["timer thread"])
     }
 
     @Test("promises dropped unresolved are counted exactly at their site, from eight threads")
@@ -118,10 +114,7 @@ struct DiagnosticsSurfaceTests {
             }
         }
         #expect(abandonedCount(atLine: line) == threads * rounds)
-        let seen = probeReports {
-            if case .abandonedPromise(let report) = $0 { return report.line == line }
-            return false
-        }
+        let seen = probeReports { $0.kind == .abandonedPromise && $0.site.line == line }
         #expect(seen.map(\.occurrence).sorted() == Array(1...(threads * rounds)))
     }
 }

@@ -16,23 +16,18 @@ enum JobTag {}
 enum MappedTag {}
 
 /// The recorded unobserved failures of futures of `Value`.
-func unobservedFailures<Value>(of _: Value.Type) -> [UnobservedFailure] {
-    probeDiagnostics.events.compactMap {
-        guard case .unobservedFailure(let report) = $0, report.valueType == Value.self else { return nil }
-        return report
-    }
+func unobservedFailures<Value>(of _: Value.Type) -> [PetalDiagnostic] {
+    probeDiagnostics.events.filter { $0.kind == .unobservedFailure && $0.valueType == "\(Value.self)" }
 }
 
 /// The recorded unobserved failures of futures of `Value` whose promise was created at `line`.
-func unobservedFailures<Value>(of type: Value.Type, atLine line: UInt) -> [UnobservedFailure] {
-    unobservedFailures(of: type).filter { $0.promiseSite?.line == line }
+func unobservedFailures<Value>(of type: Value.Type, atLine line: UInt) -> [PetalDiagnostic] {
+    unobservedFailures(of: type).filter { $0.site.line == line }
 }
 
 /// How many unobserved failures `PetalDiagnostics` counted at the promise site `fileID`:`line`.
 func unobservedCount(atLine line: UInt, fileID: String = #fileID) -> Int {
-    PetalDiagnostics.unobservedFailureSites.first {
-        $0.promiseSite?.line == line && $0.promiseSite?.fileID.description == fileID
-    }?.count ?? 0
+    count(of: .unobservedFailure, atLine: line, fileID: fileID)
 }
 
 /// Creates a promise at `fileID`:`line`, lets `body` do with its future what it likes, then rejects it
@@ -83,9 +78,11 @@ struct UnobservedFailureTests {
         rejectPromise(of: Probe<RejectedTag>.self, line: line)
         let seen = unobservedFailures(of: Probe<RejectedTag>.self)
         #expect(seen.count == 1)
-        #expect(seen.first?.promiseSite?.line == line)
-        #expect(seen.first?.promiseSite?.fileID.description == #fileID)
-        #expect(seen.first?.kind == .rejected)
+        #expect(seen.first?.site.line == line)
+        #expect(seen.first?.site.fileID == #fileID)
+        #expect(seen.first?.site.name == "Promise<Probe<RejectedTag>>")
+        #expect(seen.first?.details["failure"] == "rejected")
+        #expect(seen.first?.details["error"] == "TestError(code: 7)")
         #expect(seen.first?.error as? TestError == TestError(7))
         #expect(seen.first?.occurrence == 1)
         #expect(
@@ -159,8 +156,10 @@ struct UnobservedFailureTests {
         }
         let seen = unobservedFailures(of: Probe<ChainTag>.self)
         #expect(seen.count == 1)
-        #expect(seen.first?.promiseSite?.line == line)
-        #expect(seen.first?.kind == .cancelled)
+        #expect(seen.first?.site.line == line)
+        // Named by the promise the failure came from, not by the chain's end.
+        #expect(seen.first?.site.name == "Promise<Int>")
+        #expect(seen.first?.details["failure"] == "cancelled")
         #expect(seen.first?.error as? TestError == TestError(7))
         // The links before the end observed the failure, passing it on: not reported as Int.
         #expect(unobservedCount(atLine: line) == 1)
@@ -213,12 +212,12 @@ struct UnobservedFailureTests {
         drop()
         let seen = unobservedFailures(of: Probe<NoPromiseTag>.self)
         #expect(seen.count == 4)
-        #expect(seen.allSatisfy { $0.promiseSite == nil && $0.errorType == TestError.self })
+        let name = "Future<Probe<NoPromiseTag>>, TestError"
+        #expect(seen.allSatisfy { $0.site.name == name && $0.site.fileID == nil && $0.site.line == nil })
         #expect(seen.map(\.occurrence).sorted() == [1, 2, 3, 4])
-        let site = PetalDiagnostics.unobservedFailureSites.first { $0.valueType == Probe<NoPromiseTag>.self }
+        let site = PetalDiagnostics.sites(of: .unobservedFailure).first { $0.site.name == name }
         #expect(site?.count == 4)
-        #expect(site?.promiseSite == nil)
-        #expect(site?.description == "Future<Probe<NoPromiseTag>>, TestError: 4 unobserved failures")
+        #expect(site?.description == "Future<Probe<NoPromiseTag>>, TestError: 4")
     }
 
     @Test("an abandoned promise is reported as abandoned, and neither its future nor a chain below it as unobserved")

@@ -60,10 +60,8 @@ final class CountingCancellable: Cancellable {
 /// reports pass a job type of their own.
 func collectingJobStartReports(
     of jobType: Any.Type = ManualJob<Int, Int>.self, _ body: () -> Void
-) -> [RepeatedJobStart] {
+) -> [PetalDiagnostic] {
     let before = repeatedJobStarts.events.count
     body()
-    return repeatedJobStarts.events.dropFirst(before).filter {
-        ObjectIdentifier($0.jobType) == ObjectIdentifier(jobType)
-    }
+    return repeatedJobStarts.events.dropFirst(before).filter { $0.site.name == "\(jobType)" }
 }

@@ -12,17 +12,14 @@ enum PetalCounters {
         let read: @Sendable () -> Int
     }
 
-    /// Every counter reported.
-    static let all: [Counter] = [
-        Counter(name: "abandonedPromiseCount") { PetalDiagnostics.abandonedPromiseCount },
-        Counter(name: "unobservedFailureCount") { PetalDiagnostics.unobservedFailureCount },
-        Counter(name: "repeatedResolutionCount") { PetalDiagnostics.repeatedResolutionCount },
-        Counter(name: "lateTimerCount") { PetalDiagnostics.lateTimerCount },
-        // Deadlines still waiting in Petal's timer heap: 0 once the load is over, if every
-        // timeout that was met took its deadline out.
-        Counter(name: "pendingTimeoutCount") { DeadlineClock.continuous.pendingDeadlineCount },
-        Counter(name: "adjustedArgumentCount") { PetalDiagnostics.adjustedArgumentCount },
-        Counter(name: "repeatedJobStartCount") { PetalDiagnostics.repeatedJobStartCount },
-        Counter(name: "droppedLineCount") { PetalDiagnostics.droppedLineCount },
-    ]
+    /// Every counter reported: one per kind of diagnostic (`abandonedPromiseCount`, …), and
+    /// the deadlines still waiting in Petal's timer heap.
+    static let all: [Counter] =
+        PetalDiagnostic.Kind.allCases.map { kind in
+            Counter(name: "\(kind.rawValue)Count") { PetalDiagnostics.count(of: kind) }
+        } + [
+            // 0 once the load is over, if every timeout that was met took its deadline out.
+            Counter(name: "pendingTimeoutCount") { DeadlineClock.continuous.pendingDeadlineCount },
+            Counter(name: "droppedLineCount") { PetalDiagnostics.droppedLineCount },
+        ]
 }

@@ -2,9 +2,9 @@ import CPetal
 
 /// A process-wide handler that reporting threads read with one atomic load, never a lock.
 ///
-/// Why it exists: the repeated-resolution handler is read on the losing path of every
-/// resolution race, from any number of threads; behind a mutex, every loser of every race
-/// queued on that mutex. So the handler sits in an immutable box and one atomic word points at
+/// Why it exists: the diagnostics handler is read on the losing path of every resolution race,
+/// from any number of threads (and a subscription reads the callback-context carrier); behind
+/// a mutex, every loser of every race queued on that mutex. So the handler sits in an immutable box and one atomic word points at
 /// the current box. A setter swaps the word under a mutex (setters are rare and may wait) and
 /// keeps every box it ever installed alive for the life of the process, a few dozen bytes per
 /// set: a thread that loaded the previous pointer just before the swap may still be calling
