@@ -21,6 +21,8 @@ let package = Package(
         .library(name: "PetalNIO", targets: ["PetalNIO"]),
         // Empty unless the Tracing trait is on.
         .library(name: "PetalTracing", targets: ["PetalTracing"]),
+        // Empty unless the Logging trait is on.
+        .library(name: "PetalLogging", targets: ["PetalLogging"]),
     ],
     traits: [
         .trait(
@@ -30,6 +32,10 @@ let package = Package(
         .trait(
             name: "Tracing",
             description: "PetalTracing: callbacks run with the ServiceContext current where they were subscribed."
+        ),
+        .trait(
+            name: "Logging",
+            description: "PetalLogging: Petal's diagnostics to a swift-log Logger, with levels and metadata."
         ),
         .trait(
             name: "C11Atomics",
@@ -42,6 +48,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // libatomic_ops, the default atomics of the C core where it is installed. Optional: without
@@ -91,6 +98,13 @@ let package = Package(
                 ),
             ]
         ),
+        .target(
+            name: "PetalLogging",
+            dependencies: [
+                "Petal",
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging"])),
+            ]
+        ),
         // <malloc.h>, which Swift's Glibc module leaves out: the soak test samples the heap.
         .systemLibrary(name: "CMalloc", path: "Tests/CMalloc"),
         .testTarget(
@@ -112,6 +126,13 @@ let package = Package(
                 .product(
                     name: "Instrumentation", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])
                 ),
+            ]
+        ),
+        .testTarget(
+            name: "PetalLoggingTests",
+            dependencies: [
+                "PetalLogging",
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging"])),
             ]
         ),
     ],
