@@ -19,9 +19,11 @@
         /// (pass a context to run them elsewhere). Converting from another thread costs one task on
         /// the loop, which is where NIO adds the callback that resolves the Petal future.
         ///
-        /// Should the `EventLoopFuture` be released without ever completing (its promise leaked,
-        /// which NIO's debug builds stop on), the Petal future is cancelled with an
-        /// `AbandonedPromiseError` naming this call's site.
+        /// An `EventLoopFuture` that never completes leaves this future pending: the callback NIO
+        /// holds keeps the Petal promise alive for as long as NIO keeps the `EventLoopFuture`, so
+        /// the abandonment rule never fires. Bound such a wait with `timeout(after:)`. Should the
+        /// loop have shut down before the callback is added, NIO drops the callback unrun, and
+        /// this future is cancelled with an `AbandonedPromiseError` naming this call's site.
         ///
         /// - Parameters:
         ///   - eventLoopFuture: The NIO future to follow.

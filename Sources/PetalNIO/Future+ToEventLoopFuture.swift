@@ -25,7 +25,8 @@
         /// The `EventLoopPromise` behind it is always completed, never leaked: this future always
         /// resolves, because a Petal promise dropped unresolved cancels its future. Shut `eventLoop`
         /// down only once this future has resolved: a loop that has shut down drops the task that
-        /// would complete the `EventLoopFuture`, which NIO reports as a leaked promise.
+        /// would complete the `EventLoopFuture`, so it never completes, and in NIO's debug builds
+        /// its leaked-promise check stops the process when the `EventLoopFuture` is released.
         ///
         /// - Parameters:
         ///   - eventLoop: The loop the returned future belongs to.
