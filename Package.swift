@@ -23,6 +23,8 @@ let package = Package(
         .library(name: "PetalTracing", targets: ["PetalTracing"]),
         // Empty unless the Logging trait is on.
         .library(name: "PetalLogging", targets: ["PetalLogging"]),
+        // Empty unless the Metrics trait is on.
+        .library(name: "PetalMetrics", targets: ["PetalMetrics"]),
     ],
     traits: [
         .trait(
@@ -38,6 +40,11 @@ let package = Package(
             description: "PetalLogging: Petal's diagnostics to a swift-log Logger, with levels and metadata."
         ),
         .trait(
+            name: "Metrics",
+            description:
+                "PetalMetrics: Petal's diagnostics counts and pending work as swift-metrics counters and gauges."
+        ),
+        .trait(
             name: "C11Atomics",
             description: """
                 Build the C core on C11 <stdatomic.h> even where libatomic_ops is installed \
@@ -49,6 +56,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
     ],
     targets: [
         // libatomic_ops, the default atomics of the C core where it is installed. Optional: without
@@ -105,6 +113,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging"])),
             ]
         ),
+        .target(
+            name: "PetalMetrics",
+            dependencies: [
+                "Petal",
+                .product(name: "CoreMetrics", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
+            ]
+        ),
         // <malloc.h>, which Swift's Glibc module leaves out: the soak test samples the heap.
         .systemLibrary(name: "CMalloc", path: "Tests/CMalloc"),
         .testTarget(
@@ -133,6 +148,14 @@ let package = Package(
             dependencies: [
                 "PetalLogging",
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging"])),
+            ]
+        ),
+        .testTarget(
+            name: "PetalMetricsTests",
+            dependencies: [
+                "PetalMetrics",
+                .product(name: "CoreMetrics", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
+                .product(name: "MetricsTestKit", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
             ]
         ),
     ],

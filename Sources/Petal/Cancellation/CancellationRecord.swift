@@ -58,9 +58,14 @@ final class CancellationRecord: ManagedBuffer<CancellationRecord.Words, Void> {
     static let closedByRequest: petal_word = 1
     static let closedByResolution: petal_word = 2
 
+    /// Records alive now (``PetalDiagnostics/openCancellationRecordCount``): one striped add
+    /// when a record is made and one when it is freed, never on a future without one.
+    static let openCount = StripedCounter()
+
     /// A record with an empty request word and no actions.
     static func make(producerState: petal_word = 0) -> CancellationRecord {
-        unsafeDowncast(
+        openCount.add(1)
+        return unsafeDowncast(
             create(minimumCapacity: 0) { _ in
                 Words(
                     request: petal_atomic_word(value: 0), actions: petal_atomic_word(value: 0),
@@ -71,6 +76,7 @@ final class CancellationRecord: ManagedBuffer<CancellationRecord.Words, Void> {
     }
 
     deinit {
+        Self.openCount.add(-1)
         // Actions of a future freed before it resolved or was asked: nobody can ask it now.
         // The deinit is ordered after every other user of the record by the reference count.
         let head = petal_atomic_word_load(actionsWord)

@@ -24,6 +24,11 @@ enum ParkingLot {
         buckets[Int(petal_parking_bucket(cell, bucketCount))]
     }
 
+    /// Threads asleep and tasks parked in every bucket (a snapshot, one bucket at a time).
+    static var waitingCount: Int {
+        buckets.reduce(0) { $0 + $1.waitingCount }
+    }
+
     /// Wakes every thread and task waiting for `cell`, which the caller has just made RESOLVED
     /// with a word that had PARKED. Never inlined: the hot paths only test the bit.
     @usableFromInline
@@ -48,15 +53,22 @@ protocol ParkedTask: AnyObject {
 /// One bucket of the parking table: a mutex with a condition for sleeping threads, and the
 /// tasks parked here.
 ///
-/// `@unchecked Sendable`: `tasks` is only touched with `monitor` locked; `monitor` never changes.
+/// `@unchecked Sendable`: `tasks` and `sleepers` are only touched with `monitor` locked;
+/// `monitor` never changes.
 final class ParkingBucket: @unchecked Sendable {
     let monitor = Monitor()
     private var tasks: [any ParkedTask] = []
+    /// Threads inside ``sleep(until:on:)`` with the cell not yet RESOLVED.
+    private var sleepers = 0
 
     /// Sleeps until `cell` is RESOLVED, or until `deadline`. Returns whether it is.
     func sleep(until deadline: ContinuousClock.Instant?, on cell: UnsafeMutablePointer<petal_cell>) -> Bool {
         monitor.lock()
-        defer { monitor.unlock() }
+        sleepers += 1
+        defer {
+            sleepers -= 1
+            monitor.unlock()
+        }
         // Parked (the recheck: refused once RESOLVED) before every sleep, under the lock the
         // resolver broadcasts under: its wake cannot fall between the check and the sleep.
         while petal_cell_park(cell) != 0 {
@@ -89,6 +101,11 @@ final class ParkingBucket: @unchecked Sendable {
         tasks.swapAt(index, tasks.count - 1)
         tasks.removeLast()
         return true
+    }
+
+    /// Threads and tasks waiting here, for any cell.
+    var waitingCount: Int {
+        monitor.withLock { sleepers + tasks.count }
     }
 
     /// How many tasks wait here for `cell` (tests).

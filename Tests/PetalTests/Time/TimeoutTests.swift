@@ -87,32 +87,32 @@ struct TimeoutTests {
 
     @Test("a receiver fulfilled before a one-hour deadline is followed, and its deadline is removed")
     func fulfilledInTime() {
-        let before = PetalDiagnostics.pendingTimeoutCount
+        let before = DeadlineClock.continuous.pendingDeadlineCount
         let promise = Promise<String>()
         let timed = promise.future.timeout(after: .seconds(3600))
-        #expect(PetalDiagnostics.pendingTimeoutCount == before + 1)
+        #expect(DeadlineClock.continuous.pendingDeadlineCount == before + 1)
         #expect(timed.peek() == nil)
         promise.fulfil(with: "done")
         // Inline: resolved on this thread before fulfil returned.
         #expect(timed.peek()?.value == "done")
-        #expect(PetalDiagnostics.pendingTimeoutCount == before)
+        #expect(DeadlineClock.continuous.pendingDeadlineCount == before)
     }
 
     @Test("a receiver rejected in time cancels the timeout with the rejection as its indirect error")
     func rejectedInTime() {
-        let before = PetalDiagnostics.pendingTimeoutCount
+        let before = DeadlineClock.continuous.pendingDeadlineCount
         let promise = Promise<Int>()
         let timed = promise.future.timeout(after: .seconds(3600))
         promise.reject(with: TestError(7))
         let outcome = timed.peek()
         #expect(outcome?.isCancelled == true)
         #expect(outcome?.error as? TestError == TestError(7))
-        #expect(PetalDiagnostics.pendingTimeoutCount == before)
+        #expect(DeadlineClock.continuous.pendingDeadlineCount == before)
     }
 
     @Test("a receiver cancelled in time cancels the timeout with the same indirect error", arguments: [false, true])
     func cancelledInTime(withError: Bool) {
-        let before = PetalDiagnostics.pendingTimeoutCount
+        let before = DeadlineClock.continuous.pendingDeadlineCount
         let promise = Promise<Int>()
         let timed = promise.future.timeout(at: .now.advanced(by: .seconds(3600)))
         promise.cancel(withIndirectError: withError ? TestError(8) : nil)
@@ -123,25 +123,25 @@ struct TimeoutTests {
         } else {
             #expect(outcome?.error == nil)
         }
-        #expect(PetalDiagnostics.pendingTimeoutCount == before)
+        #expect(DeadlineClock.continuous.pendingDeadlineCount == before)
     }
 
     @Test("an abandoned receiver cancels the timeout with the AbandonedPromiseError")
     func abandonedReceiver() {
-        let before = PetalDiagnostics.pendingTimeoutCount
+        let before = DeadlineClock.continuous.pendingDeadlineCount
         var promise: Promise<Int>? = Promise<Int>()
         let timed = promise!.future.timeout(after: .seconds(3600))
         promise = nil
         #expect(timed.peek()?.isCancelled == true)
         #expect(timed.peek()?.error is AbandonedPromiseError)
-        #expect(PetalDiagnostics.pendingTimeoutCount == before)
+        #expect(DeadlineClock.continuous.pendingDeadlineCount == before)
     }
 
     // MARK: Answered at once
 
     @Test("an already resolved receiver is answered at once, without the timer")
     func alreadyResolvedReceiver() {
-        let before = PetalDiagnostics.pendingTimeoutCount
+        let before = DeadlineClock.continuous.pendingDeadlineCount
         let fulfilled = Future<Int>.fulfilled(with: 1).timeout(after: .seconds(3600))
         let rejected = Future<Int>.rejected(with: TestError(2)).timeout(after: .zero)
         let cancelled = Future<Int>.cancelled(withIndirectError: TestError(3)).timeout(at: .now)
@@ -153,12 +153,12 @@ struct TimeoutTests {
         #expect(cancelled.peek()?.error as? TestError == TestError(3))
         #expect(bare.peek()?.isCancelled == true)
         #expect(bare.peek()?.error == nil)
-        #expect(PetalDiagnostics.pendingTimeoutCount == before)
+        #expect(DeadlineClock.continuous.pendingDeadlineCount == before)
     }
 
     @Test("a zero, negative or past deadline rejects a pending receiver at once, without the timer")
     func pastDeadline() {
-        let before = PetalDiagnostics.pendingTimeoutCount
+        let before = DeadlineClock.continuous.pendingDeadlineCount
         let promise = Promise<Int>()
         let timeouts = [
             promise.future.timeout(after: .zero),
@@ -168,7 +168,7 @@ struct TimeoutTests {
         for timed in timeouts {
             #expect(timeoutError(timed.peek() ?? .fulfilled(0)) != nil)
         }
-        #expect(PetalDiagnostics.pendingTimeoutCount == before)
+        #expect(DeadlineClock.continuous.pendingDeadlineCount == before)
         promise.fulfil(with: 1)
         #expect(timeouts.allSatisfy { timeoutError($0.peek() ?? .fulfilled(0)) != nil })
     }
@@ -240,7 +240,7 @@ struct TimeoutTests {
 
     @Test("many timeouts from many threads each resolve once, as their receivers or deadlines decide")
     func manyTimeoutsFromManyThreads() {
-        let before = PetalDiagnostics.pendingTimeoutCount
+        let before = DeadlineClock.continuous.pendingDeadlineCount
         let threads = 8
         let perThread = scaled(60, floor: 6)
         let resolvedOnce = Counter()
@@ -297,12 +297,12 @@ struct TimeoutTests {
         #expect(raceFollowed.value + raceExpired.value == threads * kinds.filter { $0 == 2 }.count)
         #expect(wrong.value == 0)
         #expect(resolvedOnce.value == threads * perThread)
-        #expect(PetalDiagnostics.pendingTimeoutCount == before)
+        #expect(DeadlineClock.continuous.pendingDeadlineCount == before)
     }
 
     @Test("short-lived futures with long timeouts leave no deadline behind")
     func noPileUp() {
-        let before = PetalDiagnostics.pendingTimeoutCount
+        let before = DeadlineClock.continuous.pendingDeadlineCount
         let threads = 4
         let perThread = scaled(5_000, floor: 200)
         let fulfilled = Counter()
@@ -315,7 +315,7 @@ struct TimeoutTests {
             }
         }
         #expect(fulfilled.value == threads * perThread)
-        #expect(PetalDiagnostics.pendingTimeoutCount == before)
+        #expect(DeadlineClock.continuous.pendingDeadlineCount == before)
     }
 
     // MARK: The scheduler itself
