@@ -267,7 +267,14 @@ def summarize(args):
         if counts["pending"]:
             message = f"{variant}: {counts['pending']} backend calls pending one second after the load"
             (problems if variant == "petal" else warnings).append(message)
-    for name in ("abandonedPromiseCount", "unobservedFailureCount", "repeatedResolutionCount", "pendingTimeoutCount"):
+    for name in (
+        "abandonedPromiseCount",
+        "unobservedFailureCount",
+        "repeatedResolutionCount",
+        "pendingTimeoutCount",
+        "parkedWaitCount",
+        "openCancellationRecordCount",
+    ):
         if final["petal"].get(name):
             problems.append(f"petal: {name} = {final['petal'][name]} after the load")
 

@@ -13,7 +13,8 @@ enum PetalCounters {
     }
 
     /// Every counter reported: one per kind of diagnostic (`abandonedPromiseCount`, …), and
-    /// the deadlines still waiting in Petal's timer heap.
+    /// the gauges of pending work: deadlines in Petal's timer heap, parked waits, open
+    /// cancellation records.
     static let all: [Counter] =
         PetalDiagnostic.Kind.allCases.map { kind in
             Counter(name: "\(kind.rawValue)Count") { PetalDiagnostics.count(of: kind) }
@@ -21,5 +22,8 @@ enum PetalCounters {
             // 0 once the load is over, if every timeout that was met took its deadline out.
             Counter(name: "pendingTimeoutCount") { DeadlineClock.continuous.pendingDeadlineCount },
             Counter(name: "droppedLineCount") { PetalDiagnostics.droppedLineCount },
+            // 0 once the load is over: no wait left parked, no cancellable work kept alive.
+            Counter(name: "parkedWaitCount") { PetalDiagnostics.parkedWaitCount },
+            Counter(name: "openCancellationRecordCount") { PetalDiagnostics.openCancellationRecordCount },
         ]
 }
