@@ -2,9 +2,12 @@ import CPetal
 
 /// Swift concurrency: awaiting a future, and making a future from an `async` closure.
 ///
-/// Awaiting never blocks a thread: a task that awaits a pending future suspends on a
-/// continuation that one of the future's callbacks resumes. Awaiting an already resolved future
-/// returns at once, without suspending and without leaving the caller's executor.
+/// Awaiting never blocks a thread. A task awaiting ``Future/value`` of a pending future parks
+/// its continuation in the parking table (``ParkingLot``), which the resolution wakes and the
+/// task's cancellation takes back out, so a wait given up leaves nothing in the future; one
+/// awaiting ``Future/outcome``, which a cancellation does not end, suspends on a callback.
+/// Awaiting an already resolved future returns at once, without suspending and without leaving
+/// the caller's executor.
 extension Future where Value: Sendable {
     /// The future's value, once it resolves; throws if it is rejected or cancelled, or if the
     /// awaiting task is cancelled first.
