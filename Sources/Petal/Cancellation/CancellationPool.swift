@@ -195,8 +195,7 @@ public final class CancellationPool: @unchecked Sendable {
     }
 
     /// How many entries the pool stores, live or not yet pruned, for tests.
-    @_spi(Diagnostics)
-    public var storedEntryCount: Int {
+    package var storedEntryCount: Int {
         maintenance.withLock { _ in
             var count = 0
             var next = Self.entry(petal_atomic_word_load(head))?.takeUnretainedValue()

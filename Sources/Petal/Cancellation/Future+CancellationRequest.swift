@@ -107,14 +107,12 @@ extension Promise {
 extension Future {
     /// Whether the future has a cancellation record (someone used upstream cancellation on it),
     /// for tests.
-    @_spi(Diagnostics)
-    public var hasCancellationRecordForTests: Bool {
+    package var hasCancellationRecordForTests: Bool {
         storage.cancellationRecord != nil
     }
 
     /// How many counted dependents the future has, for tests.
-    @_spi(Diagnostics)
-    public var dependentCountForTests: Int {
+    package var dependentCountForTests: Int {
         storage.cancellationDependentCount
     }
 }

@@ -122,8 +122,7 @@ extension PetalDiagnostics {
     /// The descriptor the default handler writes to: 2, unless a test points it elsewhere.
     /// Setting it waits until the lines queued for the previous one are written, so that the
     /// caller may close it once the setter returns (drain it first if nobody reads it).
-    @_spi(Testing)
-    public static var outputDescriptor: Int32 {
+    package static var outputDescriptor: Int32 {
         get { DiagnosticOutput.shared.output }
         set { DiagnosticOutput.shared.waitUntilWritten(switchingTo: newValue) }
     }

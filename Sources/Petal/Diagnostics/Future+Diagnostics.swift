@@ -2,8 +2,7 @@ import CPetal
 
 extension Future {
     /// The bytes the allocator reserved for this future's storage, for size regression tests.
-    @_spi(Diagnostics)
-    public var allocatedByteCount: Int {
+    package var allocatedByteCount: Int {
         petal_allocation_size(Unmanaged.passUnretained(storage).toOpaque())
     }
 }

@@ -1,5 +1,5 @@
 import Dispatch
-@_spi(Diagnostics) import Petal
+import Petal
 import Testing
 
 // Callers that turn cancellation back on itself: handlers that re-enter Petal (request again,

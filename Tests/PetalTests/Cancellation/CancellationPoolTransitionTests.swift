@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Diagnostics) import Petal
+import Petal
 import Testing
 
 // The pool's moves, one at a time: add, the prune an add triggers, drain, and a drain inside a

@@ -1,4 +1,4 @@
-@_spi(Diagnostics) import Petal
+import Petal
 import Synchronization
 import Testing
 

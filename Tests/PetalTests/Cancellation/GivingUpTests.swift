@@ -1,4 +1,4 @@
-@_spi(Diagnostics) import Petal
+import Petal
 import Testing
 
 /// A promise whose owner answers cancellation requests, counting them: the work a combinator or

@@ -1,6 +1,6 @@
 import Testing
 
-@_spi(Diagnostics) @testable import Petal
+@testable import Petal
 
 @Suite("Chaining: memory")
 struct ChainMemoryTests {

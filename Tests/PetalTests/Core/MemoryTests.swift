@@ -1,5 +1,5 @@
 import Dispatch
-@_spi(Diagnostics) import Petal
+import Petal
 import Testing
 
 @Suite("Memory")

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Testing) import Petal
+import Petal
 import Testing
 
 /// A job type per test, so that each test finds its own sites among everybody's reports.

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Testing) import Petal
+import Petal
 import Testing
 
 /// A pipe: bytes written to `writeEnd` are read from `readEnd`.

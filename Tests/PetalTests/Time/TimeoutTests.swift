@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import Testing
 
-@_spi(Diagnostics) @testable import Petal
+@testable import Petal
 
 /// The timeout rejection of `outcome`, if it is one.
 private func timeoutError<Value>(_ outcome: Outcome<Value>) -> FutureTimeoutError? {
