@@ -43,21 +43,16 @@ final class ChainStepStorage<Step: ChainStep>: FutureStorage<Step.Output> {
         return storage
     }
 
-    /// The step's offset from the header's address: after the outcome (the value or the
-    /// error), aligned, laid out from the tail's start.
+    /// The step's offset from the header's address: after the outcome, in the tail.
     @inlinable
     static var stepOffset: Int {
-        var layout = FieldLayout(startingAt: tailOffset)
-        _ = layout.place(size: outcomeSize, alignment: MemoryLayout<Step.Output>.alignment)
-        return layout.place(Step.self)
+        offsetAfterOutcome(of: Step.self)
     }
 
     /// Tail elements (of the value's stride) that hold the outcome and the step.
     @inlinable
     static var tailCapacity: Int {
-        let bytes = stepOffset + MemoryLayout<Step>.size - tailOffset
-        let stride = MemoryLayout<Step.Output>.stride
-        return (bytes + stride - 1) / stride
+        tailCapacity(withRoomFor: Step.self)
     }
 
     /// The step's place in the tail.

@@ -22,7 +22,7 @@ extension FutureStorage {
     /// The failure word, in the header's padding.
     @inlinable
     final var failureWord: UnsafeMutablePointer<petal_atomic_u32> {
-        (headerAddress + Self.headerLayout.failure).assumingMemoryBound(to: petal_atomic_u32.self)
+        petal_future_header_failure(headerPointer)
     }
 
     /// The rejection error or the cancellation's indirect error, handed to someone who therefore

@@ -1,0 +1,99 @@
+/*
+ * The header of a Swift future's storage (FutureStorage, a ManagedBuffer whose tail holds the
+ * value or the error), declared once, here, with its layout checked whenever it is compiled:
+ * by every C file that includes it and by the Clang importer when the Swift module Petal is
+ * built. Swift reaches each field through the accessors below, by name, never by an offset of
+ * its own, and never through a Swift access to the whole header: such an access would cover the
+ * cell's word, which other threads move with C atomics (ThreadSanitizer rightly reports that).
+ *
+ * Not part of the C API: this header is in the Clang module CPetal only, never installed for C
+ * programs, and the core's C code never reads it.
+ */
+#ifndef PETAL_FUTURE_HEADER_H
+#define PETAL_FUTURE_HEADER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "petal_atomics.h"
+#include "petal_cell_layout.h"
+
+/* 48 bytes on 64-bit platforms, a multiple of 8, so that the tail after it (the value, or the error) starts
+ * 8-aligned whatever the value. */
+typedef struct petal_future_header {
+    /* The C cell: the word (phase, reservation count, waiter blocks), the inline slot's commit
+     * flag and the outcome kind. First: the C core addresses the cell as the header. */
+    petal_cell cell;
+    /* The future's cancellation record (a retained pointer) or 0, almost always: installed once
+     * by compare-and-swap by the first user of cancellation, released by the deinit. */
+    petal_atomic_word cancellation;
+    /* Raw storage for the first subscriber's callback (Swift's Callback<Value>: two words and a
+     * tag byte for every Value), initialised by the subscriber that reserved the slot before its
+     * release commit, and moved out by whoever runs it. */
+    uintptr_t slot[2];
+    unsigned char slot_tag;
+    /* Whether a chained future still holds its step: written before the storage is shared and
+     * by the one delivering thread; read by the deinit, after the last release. */
+    bool holds_step;
+    /* Whether this is a chained future, which a cancellation request cancels at once. Written at
+     * creation, then only read: a byte of its own, as holds_step is written while requests may
+     * read this one. */
+    bool is_chained;
+    unsigned char padding;
+    /* What diagnostics know of a failure: observed or not, and the promise site it came from.
+     * Relaxed 32-bit atomics, on failure paths only. */
+    petal_atomic_u32 failure;
+} petal_future_header;
+
+/* The layout the Swift code relies on, checked wherever this header is compiled. In words, so
+ * that it holds for 32-bit pointers too (arm64_32: 32 bytes); on 64-bit platforms, 48. */
+_Static_assert(offsetof(petal_future_header, cell) == 0, "the cell is first: the core addresses it as the header");
+_Static_assert(offsetof(petal_future_header, cancellation) == sizeof(petal_cell), "no gap after the cell");
+_Static_assert(offsetof(petal_future_header, slot) % sizeof(uintptr_t) == 0, "the slot is word-aligned");
+_Static_assert(offsetof(petal_future_header, slot_tag) == offsetof(petal_future_header, slot) + 2 * sizeof(uintptr_t),
+               "the slot is two words and a tag byte");
+_Static_assert(offsetof(petal_future_header, holds_step) == offsetof(petal_future_header, slot_tag) + 1,
+               "the flags follow the tag, inside the slot's last word");
+_Static_assert(offsetof(petal_future_header, is_chained) == offsetof(petal_future_header, holds_step) + 1,
+               "the flags follow the tag, inside the slot's last word");
+_Static_assert(offsetof(petal_future_header, failure) == offsetof(petal_future_header, padding) + 1,
+               "the failure word fills the padding");
+_Static_assert(sizeof(petal_future_header) % 8 == 0, "the tail starts 8-aligned");
+_Static_assert(sizeof(void *) != 8 || sizeof(petal_future_header) == 48, "48 bytes: a Future<Int> is one 80-byte chunk");
+
+/* The fields' addresses, for Swift. Each inlines to an address computation; non-null, so that
+ * Swift gets plain pointers, not implicitly unwrapped ones it would check on every access. */
+#if defined(__clang__)
+#  pragma clang assume_nonnull begin
+#endif
+
+PETAL_INLINE petal_cell *petal_future_header_cell(petal_future_header *header) {
+    return &header->cell;
+}
+
+PETAL_INLINE petal_atomic_word *petal_future_header_cancellation(petal_future_header *header) {
+    return &header->cancellation;
+}
+
+PETAL_INLINE void *petal_future_header_slot(petal_future_header *header) {
+    return header->slot;
+}
+
+PETAL_INLINE bool *petal_future_header_holds_step(petal_future_header *header) {
+    return &header->holds_step;
+}
+
+PETAL_INLINE bool *petal_future_header_is_chained(petal_future_header *header) {
+    return &header->is_chained;
+}
+
+PETAL_INLINE petal_atomic_u32 *petal_future_header_failure(petal_future_header *header) {
+    return &header->failure;
+}
+
+#if defined(__clang__)
+#  pragma clang assume_nonnull end
+#endif
+
+#endif
