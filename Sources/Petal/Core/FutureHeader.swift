@@ -31,17 +31,14 @@ extension FutureHeader {
     /// writes it through ``FutureStorage/error`` before it is shared.
     @inlinable
     init(resolvedAs kind: OutcomeKind? = nil, chained: Bool = false) {
-        // petal_cell_init and petal_cell_init_resolved, spelt out as values: the header is built
-        // in place.
-        let cell =
-            if let kind {
-                petal_cell(word: PETAL_PHASE_RESOLVED, slot_flag: PETAL_SLOT_SKIPPED, kind: kind.rawValue)
-            } else {
-                petal_cell(word: PETAL_PHASE_PENDING, slot_flag: PETAL_SLOT_EMPTY, kind: 0)
-            }
-        self.init(
-            cell: cell, cancellation: petal_atomic_word(value: 0), slot: (0, 0), slot_tag: 0, holds_step: chained,
-            is_chained: chained, padding: 0, failure: petal_atomic_u32(value: 0))
+        // petal_cell_init (every field zero: PENDING, the slot EMPTY) and petal_cell_init_resolved,
+        // spelt out as values: the header is built in place, from zero, as C would.
+        self.init()
+        if let kind {
+            cell = petal_cell(word: PETAL_PHASE_RESOLVED, slot_flag: PETAL_SLOT_SKIPPED, kind: kind.rawValue)
+        }
+        holds_step = chained
+        is_chained = chained
     }
 }
 
