@@ -63,6 +63,30 @@
         precondition(gauge(metrics, "petal_parked_waits") == 0)
     }
 
+    /// A future handed to one waiter, who takes it: once the wait returns, only the test's own
+    /// references keep the future alive.
+    ///
+    /// `@unchecked Sendable`: `future` is only read and cleared with `lock` held.
+    private final class Handoff: @unchecked Sendable {
+        private let lock = Mutex(())
+        private var future: Future<Int>?
+
+        init(_ future: Future<Int>) { self.future = future }
+
+        private func take() -> Future<Int> {
+            lock.withLock { _ in
+                defer { future = nil }
+                return future!
+            }
+        }
+
+        /// Blocks until the future is resolved, then drops it.
+        func waitForValue() { _ = take().wait() }
+
+        /// Suspends until the future is resolved, then drops it.
+        func awaitValue() async { _ = try? await take().value }
+    }
+
     /// The gauges follow pending deadlines, open cancellation records and parked threads, up and
     /// back down.
     private func checkGaugesFollowPendingWork() async {
@@ -78,13 +102,16 @@
         let waiters = DispatchGroup()
         let waiting = 5
         for (index, promise) in promises.prefix(waiting).enumerated() {
-            let future = promise.future
+            // Handed over, not captured: a closure's context (a dispatch block's, a task's) is
+            // freed after the group is left, and a future it still held would keep its record
+            // open past the last count below.
+            let handoff = Handoff(promise.future)
             if index < 3 {
-                DispatchQueue.global().async(group: waiters) { _ = future.wait() }
+                DispatchQueue.global().async(group: waiters) { handoff.waitForValue() }
             } else {
                 waiters.enter()
                 Task {
-                    _ = try? await future.value
+                    await handoff.awaitValue()
                     waiters.leave()
                 }
             }
