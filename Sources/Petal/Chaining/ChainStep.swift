@@ -35,7 +35,7 @@ final class ChainStepStorage<Step: ChainStep>: FutureStorage<Step.Output> {
         checkLayout()
         let storage = unsafeDowncast(
             create(minimumCapacity: tailCapacity) { _ in
-                FutureHeader(chained: true)
+                FutureHeader(resolvedAs: nil, chained: true)
             },
             to: ChainStepStorage<Step>.self
         )

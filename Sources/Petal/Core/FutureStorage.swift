@@ -30,7 +30,7 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader, Value> {
     static func makePending() -> FutureStorage<Value> {
         checkLayout()
         return unsafeDowncast(
-            create(minimumCapacity: outcomeCapacity) { _ in FutureHeader() },
+            create(minimumCapacity: outcomeCapacity) { _ in FutureHeader(resolvedAs: nil) },
             to: FutureStorage<Value>.self
         )
     }
