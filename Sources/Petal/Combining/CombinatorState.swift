@@ -33,7 +33,7 @@ import CPetal
 /// them (weaken the leave to relaxed and the concurrency tests report the completer's reads as
 /// races), as it must for users' sanitised builds to stay quiet; and `Atomic` would need macOS 15.
 @usableFromInline
-final class CombinatorState<Tail, Result>: ManagedBuffer<CombinatorHeader<Result>, Tail> {
+final class CombinatorState<Tail, Result>: ManagedBuffer<petal_combinator_header, Tail> {
 
     /// A state expecting `contributions` contributions, with a tail of `tailCount` elements that
     /// `initializeTail` must initialize, and resolving `result`.
@@ -48,11 +48,12 @@ final class CombinatorState<Tail, Result>: ManagedBuffer<CombinatorHeader<Result
             contributions <= CombinatorWord.maximumCount,
             "Petal: a combinator takes at most \(CombinatorWord.maximumCount) futures"
         )
-        checkLayout()
         let word = CombinatorWord(remaining: contributions).bits
+        // Retained here, released by whoever takes it or by `deinit`: the header is C's, trivial.
+        let retained = Unmanaged.passRetained(result).toOpaque()
         let state = unsafeDowncast(
             create(minimumCapacity: tailCount) { _ in
-                CombinatorHeader(word: word, result: result, tailCount: tailCount)
+                petal_combinator_header(word: word, result: retained, tail_count: tailCount)
             },
             to: CombinatorState.self
         )
@@ -67,52 +68,45 @@ final class CombinatorState<Tail, Result>: ManagedBuffer<CombinatorHeader<Result
         if word.deinitDuty == .releaseTail {
             _ = withUnsafeMutablePointerToElements { $0.deinitialize(count: tailCount) }
         }
+        // Undecided: nobody took the combined future's storage.
+        if let result = resultSlot.pointee { Unmanaged<FutureStorage<Result>>.fromOpaque(result).release() }
     }
 
     // MARK: Header fields
 
-    // Each field is reached through its own pointer, as in `FutureStorage`: a Swift access to the
-    // whole header would overlap the C atomics of other threads on the word.
+    // Each field is reached through its C accessor (`petal_combinator_header.h`), as in
+    // `FutureStorage`: a Swift access to the whole header would overlap the C atomics of other
+    // threads on the word.
 
     @inlinable
-    var headerAddress: UnsafeMutableRawPointer {
-        withUnsafeMutablePointerToHeader { UnsafeMutableRawPointer($0) }
+    var headerPointer: UnsafeMutablePointer<petal_combinator_header> {
+        withUnsafeMutablePointerToHeader { $0 }
     }
 
-    /// The offsets of the header's fields after the word, in declaration order (see
-    /// ``FieldLayout``).
-    @inlinable
-    static var headerLayout: (result: Int, tailCount: Int) {
-        var layout = FieldLayout()
-        _ = layout.place(petal_word.self)
-        let result = layout.place(FutureStorage<Result>?.self)
-        return (result, layout.place(Int.self))
-    }
-
-    /// The word, first in the header; touched only through the C atomics.
+    /// The word; touched only through the C atomics.
     @inlinable
     var wordAddress: UnsafeMutablePointer<petal_word> {
-        headerAddress.assumingMemoryBound(to: petal_word.self)
+        UnsafeMutablePointer(mutating: petal_combinator_header_word(headerPointer))
     }
 
-    /// The combined future's storage until the completer or the decider takes it.
+    /// The combined future's storage, retained, until the completer or the decider takes it.
     @inlinable
-    var result: UnsafeMutablePointer<FutureStorage<Result>?> {
-        (headerAddress + Self.headerLayout.result).assumingMemoryBound(to: FutureStorage<Result>?.self)
+    var resultSlot: UnsafeMutablePointer<UnsafeMutableRawPointer?> {
+        petal_combinator_header_result(headerPointer)
+    }
+
+    /// Takes the combined future's storage: only the thread that completed or decided may.
+    @inlinable
+    func takeResult() -> FutureStorage<Result> {
+        let result = resultSlot.pointee.unsafelyUnwrapped
+        resultSlot.pointee = nil
+        return Unmanaged<FutureStorage<Result>>.fromOpaque(result).takeRetainedValue()
     }
 
     /// How many tail elements were initialized; immutable.
     @inlinable
     var tailCount: Int {
-        (headerAddress + Self.headerLayout.tailCount).assumingMemoryBound(to: Int.self).pointee
-    }
-
-    /// Debug builds: the computed offsets are the compiler's.
-    @inlinable
-    static func checkLayout() {
-        assert(MemoryLayout<CombinatorHeader<Result>>.offset(of: \.word) == 0)
-        assert(MemoryLayout<CombinatorHeader<Result>>.offset(of: \.result) == headerLayout.result)
-        assert(MemoryLayout<CombinatorHeader<Result>>.offset(of: \.tailCount) == headerLayout.tailCount)
+        petal_combinator_header_tail_count(headerPointer).pointee
     }
 
     // MARK: The protocol
@@ -143,7 +137,7 @@ final class CombinatorState<Tail, Result>: ManagedBuffer<CombinatorHeader<Result
             let outcome = withUnsafeMutablePointerToElements {
                 complete(UnsafeMutableBufferPointer(start: $0, count: tailCount))
             }
-            let storage = result.pointee.take().unsafelyUnwrapped
+            let storage = takeResult()
             retire(.complete)
             resolve(storage, with: outcome)
         case .releaseTail:
@@ -168,7 +162,7 @@ final class CombinatorState<Tail, Result>: ManagedBuffer<CombinatorHeader<Result
             won = old.decide()
         }
         guard let step = won else { return }
-        let storage = result.pointee.take().unsafelyUnwrapped
+        let storage = takeResult()
         if step.duty == .resolveAndReleaseTail {
             _ = withUnsafeMutablePointerToElements { $0.deinitialize(count: tailCount) }
             retire(.resolveAndReleaseTail)
@@ -230,25 +224,4 @@ extension CombinatorState {
     /// values are not Sendable, so the inputs and the combined future all live in one region.
     @inlinable
     var shared: UncheckedSendableBox<CombinatorState> { UncheckedSendableBox(self) }
-}
-
-/// The header of a ``CombinatorState``. The field order is relied upon (see `checkLayout`).
-@usableFromInline
-struct CombinatorHeader<Result> {
-    /// The ``CombinatorWord``.
-    @usableFromInline
-    var word: petal_word
-    /// The combined future's storage, until taken to be resolved.
-    @usableFromInline
-    var result: FutureStorage<Result>?
-    /// How many tail elements there are.
-    @usableFromInline
-    let tailCount: Int
-
-    @inlinable
-    init(word: petal_word, result: FutureStorage<Result>, tailCount: Int) {
-        self.word = word
-        self.result = result
-        self.tailCount = tailCount
-    }
 }

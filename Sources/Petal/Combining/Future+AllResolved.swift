@@ -60,18 +60,17 @@ extension Future {
     public static func allResolved<each Element>(
         _ futures: repeat Future<each Element>, cancellingUpstream: Bool = true
     ) -> Future<Value> where Value == (repeat Outcome<each Element>) {
-        let layout = TupleLayout<(repeat Outcome<each Element>?)>(repeat Outcome<each Element>?.self)
+        var layout = TupleLayout<(repeat Outcome<each Element>?)>(repeat Outcome<each Element>?.self)
         // No inputs: `Value` is the empty tuple, which the compiler cannot see statically.
         if layout.count == 0 { return .fulfilled(with: () as Any as! Value) }
         let result = FutureStorage<(repeat Outcome<each Element>)>.makePending()
         let state = CombinatorState<(repeat Outcome<each Element>?), (repeat Outcome<each Element>)>.make(
             resolving: result, contributions: layout.count, tailCount: 1
         ) { $0.initialize(to: (repeat Optional<Outcome<each Element>>.none)) }
-        var slots = FieldLayout()
         var linked = false
         for future in repeat each futures {
             if cancellingUpstream { state.linkUpstream(future.storage, of: result, linked: &linked) }
-            state.subscribeResolving(future, placing: &slots)
+            state.subscribeResolving(future, placing: &layout)
         }
         return Future(storage: result)
     }
@@ -81,14 +80,14 @@ extension CombinatorState {
     /// Subscribes one input of a tuple-valued `allResolved`, whose slot `layout` places after
     /// the slots of the inputs before it.
     @inlinable
-    func subscribeResolving<Input, each Element>(_ input: Future<Input>, placing layout: inout FieldLayout)
+    func subscribeResolving<Input, each Element>(_ input: Future<Input>, placing layout: inout TupleLayout<Tail>)
     where Tail == (repeat Outcome<each Element>?), Result == (repeat Outcome<each Element>) {
-        let offset = layout.place(Outcome<Input>?.self)
+        let offset = layout.placeNext(Outcome<Input>?.self)
         let shared = self.shared
         input.storage.subscribe(
             .resolved { outcome in
                 shared.value.contribute(
-                    { TupleLayout.element(of: Outcome<Input>?.self, at: offset, in: $0).pointee = outcome },
+                    { TupleLayout<Tail>.element(of: Outcome<Input>?.self, at: offset, in: $0).pointee = outcome },
                     completing: { slots in
                         let outcomes = slots.baseAddress.unsafelyUnwrapped.move()
                         return .fulfilled((repeat (each outcomes).unsafelyUnwrapped))

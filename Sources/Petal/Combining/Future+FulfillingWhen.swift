@@ -87,19 +87,18 @@ extension Future {
     public static func fulfillingWhen<each Element>(
         _ futures: repeat Future<each Element>, cancellingUpstream: Bool = true
     ) -> Future<Value> where Value == (repeat each Element) {
-        let layout = TupleLayout<(repeat (each Element)?)>(repeat Optional<each Element>.self)
+        var layout = TupleLayout<(repeat (each Element)?)>(repeat Optional<each Element>.self)
         // No inputs: `Value` is the empty tuple, which the compiler cannot see statically.
         if layout.count == 0 { return .fulfilled(with: () as Any as! Value) }
         let result = FutureStorage<(repeat each Element)>.makePending()
         let state = CombinatorState<(repeat (each Element)?), (repeat each Element)>.make(
             resolving: result, contributions: layout.count, tailCount: 1
         ) { $0.initialize(to: (repeat Optional<each Element>.none)) }
-        var slots = FieldLayout()
         var linked = false
         for future in repeat each futures {
             if state.isDecided { break }
             if cancellingUpstream { state.linkUpstream(future.storage, of: result, linked: &linked) }
-            state.subscribeFulfilling(future, placing: &slots)
+            state.subscribeFulfilling(future, placing: &layout)
         }
         return Future(storage: result)
     }
@@ -109,9 +108,9 @@ extension CombinatorState {
     /// Subscribes one input of a tuple-valued `fulfillingWhen`, whose slot `layout` places after
     /// the slots of the inputs before it.
     @inlinable
-    func subscribeFulfilling<Input, each Element>(_ input: Future<Input>, placing layout: inout FieldLayout)
+    func subscribeFulfilling<Input, each Element>(_ input: Future<Input>, placing layout: inout TupleLayout<Tail>)
     where Tail == (repeat (each Element)?), Result == (repeat each Element) {
-        let offset = layout.place(Input?.self)
+        let offset = layout.placeNext(Input?.self)
         let shared = self.shared
         input.storage.subscribe(
             .resolved { outcome in
@@ -120,7 +119,7 @@ extension CombinatorState {
                     return
                 }
                 shared.value.contribute(
-                    { TupleLayout.element(of: Input?.self, at: offset, in: $0).pointee = value },
+                    { TupleLayout<Tail>.element(of: Input?.self, at: offset, in: $0).pointee = value },
                     completing: { slots in
                         let values = slots.baseAddress.unsafelyUnwrapped.move()
                         return .fulfilled((repeat (each values).unsafelyUnwrapped))
