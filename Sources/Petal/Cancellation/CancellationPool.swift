@@ -131,11 +131,6 @@ public final class CancellationPool: @unchecked Sendable {
         for item in items { add(item) }
     }
 
-    /// Adds every job of `jobs`, as ``add(_:)`` does, in order.
-    public func add<Input, Output>(contentsOf jobs: [Job<Input, Output>]) {
-        for job in jobs { add(job) }
-    }
-
     /// Asks every live item in the pool to cancel, and empties the pool.
     ///
     /// Takes the pool's entries at once, then calls ``Cancellable/attemptCancel()`` on each item

@@ -27,22 +27,6 @@ extension FutureStorage {
         return cancellationRecord.unsafelyUnwrapped
     }
 
-    /// Lets go of the record (the deinit; the few futures that have one).
-    @usableFromInline
-    @inline(never)
-    final func releaseCancellationRecord() {
-        let address = petal_atomic_word_load(cancellationSlot)
-        Unmanaged<CancellationRecord>.fromOpaque(UnsafeRawPointer(bitPattern: UInt(address)).unsafelyUnwrapped)
-            .release()
-    }
-
-    /// A resolved future needs no cancellation actions: releases them, and what they hold.
-    @usableFromInline
-    @inline(never)
-    final func closeCancellationOnResolution() {
-        cancellationRecord?.releaseActions()
-    }
-
     /// Whether requests can reach a producer from this future.
     final var propagatesRequests: Bool {
         guard let record = cancellationRecord else { return false }
@@ -154,4 +138,12 @@ extension FutureStorage {
         if isChained { fail(.cancelled, error: nil) }
         for action in actions { action() }
     }
+}
+
+/// Core's hook for a resolved future with an attachment (`petal_swift_hooks.h`): the attachment
+/// is always a ``CancellationRecord``, and a resolved future needs none of its actions.
+@_cdecl("petal_swift_attachment_resolved")
+func attachmentResolved(_ attachment: petal_word) {
+    let address = UnsafeRawPointer(bitPattern: UInt(attachment)).unsafelyUnwrapped
+    Unmanaged<CancellationRecord>.fromOpaque(address).takeUnretainedValue().releaseActions()
 }

@@ -14,7 +14,7 @@ enum Callback<Value> {
     case rejected(@Sendable (any Error) -> Void)
     case cancelled(@Sendable ((any Error)?) -> Void)
     case anyError(@Sendable (any Error) -> Void)
-    /// A chained future receiving the outcome (see ``ChainStepStorage``). The closure captures only
+    /// A chained future receiving the outcome (a chain step, declared by Chaining). The closure captures only
     /// the chained future, which the compiler then uses as the closure's context (no box), and
     /// it is formed where the step's types are concrete, so delivery runs specialised code.
     case step((FutureStorage<Value>, OutcomeKind) -> Void)

@@ -116,7 +116,8 @@ extension FutureStorage {
         (headerAddress + Self.tailOffset).assumingMemoryBound(to: (any Error)?.self)
     }
 
-    /// The slot holding the ``CancellationRecord``'s retained pointer, or 0.
+    /// The slot holding the attachment's retained pointer (Cancellation's record), or 0: see
+    /// `petal_swift_hooks.h`.
     @inlinable
     final var cancellationSlot: UnsafeMutablePointer<petal_atomic_word> {
         petal_future_header_cancellation(headerPointer)

@@ -11,8 +11,8 @@ enum FailureWord {
     /// Someone was handed the failure (its error, or the whole outcome).
     @inlinable
     static var observed: UInt32 { 1 }
-    /// The rest of the word is the number of the promise site the failure came from (see
-    /// ``PromiseSite/failureSite(of:)``), or 0 if none is known.
+    /// The rest of the word is the number of the site the failure came from (a promise's
+    /// creation site, numbered by Diagnostics), or 0 if none is known.
     @inlinable
     static var siteShift: UInt32 { 1 }
 }
@@ -86,17 +86,25 @@ extension FutureStorage {
         // A failure that carries no error (a plain cancellation) is never reported.
         guard let error = error.pointee else { return }
         // RELAXED: this runs after the last release, which orders every thread's marks before it.
-        // An abandoned promise's cancellation, and every failure downstream of one, was reported
-        // as the abandonment already.
-        if petal_atomic_u32_load_relaxed(failureWord) & FailureWord.observed == 0, !(error is AbandonedPromiseError) {
-            let failure = OutcomeKind(publishedIn: cell) == .rejected ? "rejected" : "cancelled"
-            PetalDiagnostics.report(
-                .failure(site: failureSite, valueType: Value.self, error: error), error: error,
-                details: [
-                    "valueType": "\(Value.self)", "failure": failure,
-                    "error": "\(error)".split(whereSeparator: \.isNewline).joined(separator: " "),
-                ])
+        if petal_atomic_u32_load_relaxed(failureWord) & FailureWord.observed == 0 {
+            let failure = UnobservedFailure(
+                error: error, kind: OutcomeKind(publishedIn: cell), site: failureSite, valueType: Value.self)
+            withUnsafePointer(to: failure) { petal_swift_unobserved_failure($0) }
         }
         self.error.deinitialize(count: 1)
     }
+}
+
+/// A failure nobody observed, handed to Core's hook (`petal_swift_hooks.h`) as its future is
+/// freed: Diagnostics decides whether and how it is reported.
+@usableFromInline
+struct UnobservedFailure {
+    /// The rejection error, or the cancellation's indirect error.
+    let error: any Error
+    /// Rejected or cancelled.
+    let kind: OutcomeKind
+    /// The number of the site the failure came from, or 0.
+    let site: UInt32
+    /// The future's value type.
+    let valueType: Any.Type
 }

@@ -78,19 +78,27 @@ extension FutureStorage {
     @inlinable
     final func publish(_ kind: OutcomeKind) {
         let taken = petal_cell_publish(cell, kind.rawValue)
-        // A resolved future needs no cancellation actions: let go of them (and what they hold)
-        // now. One load of a word in the cache line just written, 0 unless someone used
-        // cancellation. Ordering: this load follows publish's FULL compare-and-swap, and
-        // ``CancellationRecord/add(_:)`` loads the cell after its own FULL push: one of the
-        // two sees the other, so an action is never left behind by both.
-        if petal_atomic_word_load(cancellationSlot) != 0 { closeCancellationOnResolution() }
+        // A resolved future needs no cancellation actions: its attachment lets go of them (and
+        // what they hold) now. One load of a word in the cache line just written, 0 unless
+        // someone used cancellation. Ordering: this load follows publish's FULL
+        // compare-and-swap, and an attachment that adds an action loads the cell after its own
+        // FULL push: one of the two sees the other, so an action is never left behind by both.
+        let attachment = petal_atomic_word_load(cancellationSlot)
+        if attachment != 0 { petal_swift_attachment_resolved(attachment) }
         // Nobody subscribed: the cell is RESOLVED already and there is nothing to run, but
         // perhaps threads or tasks to wake (one bit of a word in a register, set only by waits
         // that found the future pending).
         if petal_word_has_waiters(taken) == 0 {
-            if petal_word_has_parked(taken) != 0 { ParkingLot.unpark(cell) }
+            if petal_word_has_parked(taken) != 0 { petal_swift_unpark(cell) }
             return
         }
+        deliver(taken, kind: kind)
+    }
+
+    /// Runs the waiters a publish took, stack-safely: at once, or through the trampoline when
+    /// this thread is deep in delivery already.
+    @inlinable
+    final func deliver(_ taken: petal_word, kind: OutcomeKind) {
         if petal_trampoline_enter_fast() != 0 {
             runWaiters(taken, kind: kind)
             petal_trampoline_leave_fast()
@@ -116,13 +124,13 @@ extension FutureStorage {
             slot.move().invoke(from: self, kind: kind)
         }
         if petal_word_list(taken) != nil { run(taken, kind: kind) }
-        // Always ask for more, even after an inline-only batch: only take_more can close the
+        // Ask for more every time, even after an inline-only batch: only take_more can close the
         // cell (DELIVERING -> RESOLVED), and late subscribers queue until it does.
         while true {
             let more = petal_cell_take_more(cell)
             if petal_word_list(more) == nil {
                 // RESOLVED: wake the waits, after every callback subscribed before them.
-                if petal_word_has_parked(more) != 0 { ParkingLot.unpark(cell) }
+                if petal_word_has_parked(more) != 0 { petal_swift_unpark(cell) }
                 return
             }
             run(more, kind: kind)

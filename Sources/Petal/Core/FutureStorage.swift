@@ -19,7 +19,7 @@ import CPetal
 /// before its publish, the slot by the one reserver before its release commit, and both are read
 /// only after an acquire of the word.
 ///
-/// Not final: a chained future is a subclass (``ChainStepStorage``) that keeps its step in extra tail
+/// Not final: a chained future is a subclass (Chaining declares it) that keeps its step in extra tail
 /// space after the value, so a chain step is one allocation. Every member is `final` so calls
 /// stay direct.
 @usableFromInline
@@ -57,8 +57,8 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader, Value> {
         // A trivial value needs no destruction, and checking costs this generic code no
         // metadata look-up, unlike the destruction.
         let word = petal_cell_load(cell)
-        // The cancellation record, for the few futures that have one (one load for the rest).
-        if petal_atomic_word_load(cancellationSlot) != 0 { releaseCancellationRecord() }
+        // The attachment, for the few futures that have one (one load for the rest).
+        if petal_atomic_word_load(cancellationSlot) != 0 { releaseAttachment() }
         guard petal_word_has_outcome(word) != 0 else { return freeUndelivered(word) }
         // The header is trivial: what the tail holds goes by hand. The error's type is
         // concrete, so releasing it needs no metadata.
@@ -76,6 +76,15 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader, Value> {
     /// next link of a chain that is itself undelivered, whose deinit releases the next, and so
     /// on; past the trampoline's depth the rest is released by the outermost frame, so a chain
     /// of any length is freed in bounded stack.
+    /// Lets go of the attachment in the header's cancellation slot: a retained Swift object of
+    /// a floor above Core (Cancellation's record), released without Core knowing its type.
+    @usableFromInline
+    @inline(never)
+    final func releaseAttachment() {
+        let address = petal_atomic_word_load(cancellationSlot)
+        Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: UInt(address)).unsafelyUnwrapped).release()
+    }
+
     @inline(never)
     private func freeUndelivered(_ word: petal_word) {
         let doomed = UndeliveredCallbacks<Value>()

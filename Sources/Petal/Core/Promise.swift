@@ -167,9 +167,7 @@ public final class Promise<Value> {
     @inline(never)
     func reportRepeat(_ attempt: OutcomeKind) {
         guard site.policy == .report else { return }
-        PetalDiagnostics.report(
-            .named(.repeatedResolution, site.fileID, line: site.line), type: Value.self,
-            details: ["attempt": ["fulfil", "reject", "cancel"][Int(attempt.rawValue)], "valueType": "\(Value.self)"])
+        site.report(.repeatedResolution(attempt: attempt), valueType: Value.self)
     }
 }
 
@@ -198,12 +196,13 @@ struct PromiseSite: Sendable {
     }
 
     /// The number of this site, which a failure of the promise's future records so that it can
-    /// be reported with the site if nobody observes it: its slot in the diagnostics' tally, plus
-    /// one (0 if the tally is full; see ``SiteTally``). Called on failure paths only.
+    /// be reported with the site if nobody observes it (0 if none can be given). Called on
+    /// failure paths only.
     @usableFromInline
     func failureSite<Value>(of _: Value.Type) -> UInt32 {
-        let slot = PetalDiagnostics.tally.slot(of: .named(.unobservedFailure, fileID, line: line), type: Value.self)
-        return slot.map { UInt32($0) + 1 } ?? 0
+        withUnsafePointer(to: PromiseReport(site: self, valueType: Value.self, event: .failure)) {
+            petal_swift_failure_site($0)
+        }
     }
 
     /// Cancels `storage`, the future of a promise created here and dropped unresolved, with an
@@ -212,7 +211,44 @@ struct PromiseSite: Sendable {
     func abandon<Value>(_ storage: FutureStorage<Value>) {
         let error = AbandonedPromiseError(valueType: Value.self, fileID: fileID, line: line)
         guard storage.fail(.cancelled, error: error) else { return }
-        PetalDiagnostics.report(
-            .named(.abandonedPromise, fileID, line: line), type: Value.self, details: ["valueType": "\(Value.self)"])
+        report(.abandoned, valueType: Value.self)
+    }
+
+    /// Hands `event` to Core's hook for promise reports (`petal_swift_hooks.h`).
+    @usableFromInline
+    func report(_ event: PromiseReport.Event, valueType: Any.Type) {
+        withUnsafePointer(to: PromiseReport(site: self, valueType: valueType, event: event)) {
+            petal_swift_promise_report($0)
+        }
+    }
+}
+
+/// What a promise reports, handed to Core's hooks (`petal_swift_hooks.h`): Diagnostics decides
+/// how it is counted and told.
+@usableFromInline
+struct PromiseReport {
+    /// What happened.
+    @usableFromInline
+    enum Event {
+        /// A resolution after the first, with what it tried.
+        case repeatedResolution(attempt: OutcomeKind)
+        /// The promise was dropped with its future pending.
+        case abandoned
+        /// The future is failing: the site's number is asked for.
+        case failure
+    }
+
+    /// Where the promise was created.
+    let site: PromiseSite
+    /// The promise's value type.
+    let valueType: Any.Type
+    /// What happened.
+    let event: Event
+
+    @usableFromInline
+    init(site: PromiseSite, valueType: Any.Type, event: Event) {
+        self.site = site
+        self.valueType = valueType
+        self.event = event
     }
 }

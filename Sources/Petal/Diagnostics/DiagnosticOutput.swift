@@ -59,16 +59,20 @@ final class DiagnosticOutput: @unchecked Sendable {
     var output: Int32 { monitor.withLock { descriptor } }
 
     /// Sends later lines to `next`, if given, then waits until every line queued before has been
-    /// written (or given up on after a write error), for at most `limit`; returns
-    /// whether they all were. Lines queued after the switch are not waited for: their
-    /// descriptor may be a pipe nobody reads yet.
+    /// written (or given up on after a write error), for at most `limit` (`nil`: as long as it
+    /// takes); returns whether they all were. Lines queued after the switch are not waited for:
+    /// their descriptor may be a pipe nobody reads yet.
     @discardableResult
-    func waitUntilWritten(within limit: Duration = DeadlineClock.longestWait, switchingTo next: Int32? = nil) -> Bool {
-        let deadline = ContinuousClock.now.advanced(by: limit)
+    func waitUntilWritten(within limit: Duration? = nil, switchingTo next: Int32? = nil) -> Bool {
+        let deadline = limit.map { ContinuousClock.now.advanced(by: $0) }
         return monitor.withLock {
             descriptor = next ?? descriptor
             let target = queued
             while written < target {
+                guard let deadline else {
+                    monitor.wait()
+                    continue
+                }
                 let now = ContinuousClock.now
                 guard now < deadline else { return false }
                 monitor.wait(for: now.duration(to: deadline))

@@ -30,12 +30,17 @@ enum ParkingLot {
     }
 
     /// Wakes every thread and task waiting for `cell`, which the caller has just made RESOLVED
-    /// with a word that had PARKED. Never inlined: the hot paths only test the bit.
-    @usableFromInline
-    @inline(never)
+    /// with a word that had PARKED (Core calls it through its hook; the hot paths only test the bit).
     static func unpark(_ cell: UnsafeMutablePointer<petal_cell>) {
         bucket(for: cell).wake(cell)
     }
+}
+
+/// Core's hook for a cell published with PARKED (`petal_swift_hooks.h`): only the waits here
+/// set that bit.
+@_cdecl("petal_swift_unpark")
+func unparkResolved(_ cell: UnsafeMutablePointer<petal_cell>) {
+    ParkingLot.unpark(cell)
 }
 
 /// A task parked in a bucket until its cell is RESOLVED (see ``ParkingLot``).
