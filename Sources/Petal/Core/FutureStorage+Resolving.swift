@@ -92,13 +92,6 @@ extension FutureStorage {
             if petal_word_has_parked(taken) != 0 { petal_swift_unpark(cell) }
             return
         }
-        deliver(taken, kind: kind)
-    }
-
-    /// Runs the waiters a publish took, stack-safely: at once, or through the trampoline when
-    /// this thread is deep in delivery already.
-    @inlinable
-    final func deliver(_ taken: petal_word, kind: OutcomeKind) {
         if petal_trampoline_enter_fast() != 0 {
             runWaiters(taken, kind: kind)
             petal_trampoline_leave_fast()

@@ -67,15 +67,6 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader, Value> {
         _ = withUnsafeMutablePointerToElements { $0.deinitialize(count: 1) }
     }
 
-    /// Frees the waiters of a storage freed before it resolved. Only an internal storage nobody
-    /// could resolve any more gets here (a promise resolves its future before letting go); its
-    /// waiters can never run. No subscriber can be between a reservation and its commit (it
-    /// would hold a reference), so every reserved slot holds a callback exactly when it is READY.
-    ///
-    /// The callbacks are released through the trampoline, not here: a callback may hold the
-    /// next link of a chain that is itself undelivered, whose deinit releases the next, and so
-    /// on; past the trampoline's depth the rest is released by the outermost frame, so a chain
-    /// of any length is freed in bounded stack.
     /// Lets go of the attachment in the header's cancellation slot: a retained Swift object of
     /// a floor above Core (Cancellation's record), released without Core knowing its type.
     @usableFromInline
@@ -85,6 +76,15 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader, Value> {
         Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: UInt(address)).unsafelyUnwrapped).release()
     }
 
+    /// Frees the waiters of a storage freed before it resolved. Only an internal storage nobody
+    /// could resolve any more gets here (a promise resolves its future before letting go); its
+    /// waiters can never run. No subscriber can be between a reservation and its commit (it
+    /// would hold a reference), so every reserved slot holds a callback exactly when it is READY.
+    ///
+    /// The callbacks are released through the trampoline, not here: a callback may hold the
+    /// next link of a chain that is itself undelivered, whose deinit releases the next, and so
+    /// on; past the trampoline's depth the rest is released by the outermost frame, so a chain
+    /// of any length is freed in bounded stack.
     @inline(never)
     private func freeUndelivered(_ word: petal_word) {
         let doomed = UndeliveredCallbacks<Value>()
