@@ -62,7 +62,7 @@ extension FutureStorage {
         }
     }
 
-    /// Runs `body` with the outcome's kind at once, on this thread, if the future is resolved and
+    /// Runs `body` with the outcome at once, on this thread, if the future is resolved and
     /// `Context` is inline; returns whether it did. Otherwise the caller subscribes as usual.
     ///
     /// The fast path of every observer: one acquire load, and the user's closure is called as
@@ -70,11 +70,13 @@ extension FutureStorage {
     /// reabstraction thunk: an allocation and three atomics). Deeply nested inline work still
     /// defers through the trampoline, by taking the ordinary path.
     @inlinable
-    final func runNowIfResolved<Context: ExecutionContext>(on _: Context, _ body: (OutcomeKind) -> Void) -> Bool {
+    final func runNowIfResolved<Context: ExecutionContext>(
+        on _: Context, _ body: (PublishedOutcome<Value>) -> Void
+    ) -> Bool {
         guard Context.self == InlineExecutionContext.self else { return false }
         let word = petal_cell_load(cell)
         guard petal_word_is_resolved(word) != 0, petal_trampoline_enter_fast() != 0 else { return false }
-        body(OutcomeKind(publishedIn: cell))
+        body(PublishedOutcome(self, kind: OutcomeKind(publishedIn: cell)))
         petal_trampoline_leave_fast()
         return true
     }

@@ -12,7 +12,7 @@ extension Future {
     public func whenResolved<Context: ExecutionContext>(
         on context: Context = .inline, _ body: @escaping @Sendable (Outcome<Value>) -> Void
     ) {
-        if storage.runNowIfResolved(on: context, { body(storage.outcome(kind: $0)) }) { return }
+        if storage.runNowIfResolved(on: context, { body($0.outcome) }) { return }
         storage.subscribeObserver(.resolved(body), on: context)
     }
 
@@ -21,7 +21,7 @@ extension Future {
     public func whenFulfilled<Context: ExecutionContext>(
         on context: Context = .inline, _ body: @escaping @Sendable (Value) -> Void
     ) {
-        if storage.runNowIfResolved(on: context, { if $0 == .fulfilled { body(storage.value) } }) { return }
+        if storage.runNowIfResolved(on: context, { Callback.observe(fulfilled: body, $0) }) { return }
         storage.subscribeObserver(.fulfilled(body), on: context)
     }
 
@@ -30,11 +30,7 @@ extension Future {
     public func whenRejected<Context: ExecutionContext>(
         on context: Context = .inline, _ body: @escaping @Sendable (any Error) -> Void
     ) {
-        if storage.runNowIfResolved(
-            on: context, { if $0 == .rejected { body(storage.observedError.unsafelyUnwrapped) } })
-        {
-            return
-        }
+        if storage.runNowIfResolved(on: context, { Callback.observe(rejected: body, $0) }) { return }
         storage.subscribeObserver(.rejected(body), on: context)
     }
 
@@ -44,7 +40,7 @@ extension Future {
     public func whenCancelled<Context: ExecutionContext>(
         on context: Context = .inline, _ body: @escaping @Sendable ((any Error)?) -> Void
     ) {
-        if storage.runNowIfResolved(on: context, { if $0 == .cancelled { body(storage.observedError) } }) { return }
+        if storage.runNowIfResolved(on: context, { Callback.observe(cancelled: body, $0) }) { return }
         storage.subscribeObserver(.cancelled(body), on: context)
     }
 
@@ -54,11 +50,7 @@ extension Future {
     public func whenAnyError<Context: ExecutionContext>(
         on context: Context = .inline, _ body: @escaping @Sendable (any Error) -> Void
     ) {
-        if storage.runNowIfResolved(
-            on: context, { if $0 != .fulfilled, let error = storage.observedError { body(error) } })
-        {
-            return
-        }
+        if storage.runNowIfResolved(on: context, { Callback.observe(anyError: body, $0) }) { return }
         storage.subscribeObserver(.anyError(body), on: context)
     }
 }
