@@ -70,6 +70,7 @@
  *   NO_COUNT_CAP     the deliverer settles COUNT slots of the head, not min(COUNT, capacity).
  *   NO_BELOW_CAP     it settles `below` slots of an older block, not min(below, capacity).
  *   LATE_NEXT        the deliverer reads a block's next and owner after running its slots.
+ *   LATE_TAKE_BACK   a straggler takes its callback back after its leave, not before.
  *
  * GRANULARITY. Each load or CAS of the word, of a flag and of refs is its own atomic step,
  * with two exact exceptions. (a) The resolver's fetch-CAS loops (claim, publish, take_more)
@@ -551,6 +552,8 @@ proctype Resolver(byte k) {
 #define DEAD_IF_SKIPPED(flagvar, payvar) \
     if :: flagvar == SKIPPED -> payvar = 0 :: else -> skip fi
 
+/* A straggler takes its callback back before it leaves the block: Swift moves it out of the
+   slot (C keeps its own copy and reads nothing back). -DLATE_TAKE_BACK does it after. */
 inline subscribe(c) {
     do
     :: atomic {                                          /* load-acquire */
@@ -651,7 +654,10 @@ inline subscribe(c) {
                         b = 0; i = 0; path = P_DONE
                     :: else ->                           /* SKIPPED: take payload[i] back */
                         printf("S: callback %d: commit of block %d slot %d refused (flag %d)\n", c, b, i, bflag[SLOT(b, i)]);
-                        DEAD_IF_SKIPPED(bflag[SLOT(b, i)], bpay[SLOT(b, i)]); path = P_STRAGGLER
+#ifndef LATE_TAKE_BACK
+                        DEAD_IF_SKIPPED(bflag[SLOT(b, i)], bpay[SLOT(b, i)]);
+#endif
+                        path = P_STRAGGLER
                     fi
                 }
             :: else -> skip
@@ -663,8 +669,19 @@ inline subscribe(c) {
                     r = brefs[b]; brefs[b] = r - 1;
                     printf("S: callback %d releases block %d: refs %d -> %d\n", c, b, r, brefs[b]);
                     if :: r - 1 == 0 -> FREE(b) :: else -> skip fi;
-                    r = 0; b = 0; i = 0; path = 0
+#ifndef LATE_TAKE_BACK
+                    b = 0; i = 0;
+#endif
+                    r = 0; path = 0
                 }
+#ifdef LATE_TAKE_BACK
+                atomic {                                 /* the callback moved out after the leave */
+                    printf("S: callback %d takes block %d slot %d back\n", c, b, i);
+                    ACCESS_SLOT(b, i);
+                    DEAD_IF_SKIPPED(bflag[SLOT(b, i)], bpay[SLOT(b, i)]);
+                    b = 0; i = 0
+                }
+#endif
             :: else -> skip
             fi
         :: path == P_PUSH ->                             /* petal_cell_push: CAS(word, w, B | 1 | phase) */
