@@ -23,10 +23,11 @@ PAN_CFLAGS=${PAN_CFLAGS--DCOLLAPSE}
 # older block counted as full, and a spare block kept after a reservation), then seeded bugs:
 # publish in two writes, a commit that ignores SKIPPED, freeing a block that has stragglers,
 # take_more skipped after a slot-only batch, the inline slot reservable behind blocks, the
-# head's COUNT or an older block's below not capped at its capacity, and a block's next read
-# after its slots.
+# head's COUNT or an older block's below not capped at its capacity, a block's next read
+# after its slots, and a straggler that moves its callback out of the slot (as Swift does) after
+# it left the block.
 BUGGY_VARIANTS="OLDER_BLOCKS_FULL KEEP_SPARE_BLOCK BUGGY_PUBLISH BUGGY_COMMIT EAGER_FREE
-SKIP_TAKE_MORE OLD_SLOT_RULE NO_COUNT_CAP NO_BELOW_CAP LATE_NEXT"
+SKIP_TAKE_MORE OLD_SLOT_RULE NO_COUNT_CAP NO_BELOW_CAP LATE_NEXT LATE_TAKE_BACK"
 # Must fail (petal_wait.pml): PARKED dropped by publish, a wake without the bucket lock, a check of
 # the phase that lets go of the lock before sleeping, and a single sleep without a recheck.
 WAIT_BUGGY_VARIANTS="DROP_PARKED UNLOCKED_WAKE CHECK_UNLOCKED SINGLE_SLEEP"

@@ -1,9 +1,16 @@
 /*
  * petal_cell.pml - a Promela model of the petal cell protocol v2 (waiter blocks), as specified
  * in notes/blocks-protocol.md (with its AMENDED `below`) and implemented in
- * Sources/CPetal/include/petal_cell.h and petal_future.c: several callbacks per block, slots
- * reserved by a COUNT in the word, per-slot commit flags, stragglers, and blocks freed by
- * whoever brings refs to zero.
+ * Sources/CPetal/include/petal_cell.h: several callbacks per block, slots reserved by a COUNT
+ * in the word, per-slot commit flags, stragglers, and blocks freed by whoever brings refs to
+ * zero. Its subscribers and resolvers follow the drivers that call those primitives: Swift's
+ * FutureStorage (Sources/Petal/Core), which every Swift user runs, and petal_future.c.
+ *
+ * DRIVERS. An `@driver` comment names, per language, the functions a group of the model's
+ * steps stands for (`A + B`: A's calls, then B's); an `@step` comment marks the model's step
+ * for one call of a primitive, in the function's order; an `@part` comment, a further atomic
+ * step of the same call. Scripts/check-model-conformance checks that each function calls the
+ * petal_cell.h primitives of its driver's steps, in that order (see the README).
  *
  * THE WORD is modelled bit for bit with the specification's layout: bits 0-1 the phase
  * (PENDING 0, CLAIMED 1, RESOLVED 2, DELIVERING 3; HAS_OUTCOME = bit 1), bits 2-4 COUNT, bit 5
@@ -24,7 +31,7 @@
  * the word it replaces: the slots reserved in the block below. The deliverer, putting a taken
  * list in order (petal_blocks_in_order), sets each block's reserved: the newest
  * min(taken COUNT, capacity), each older one min(below of the block pushed over it, capacity).
- * The waiter (petal_future_wait, through petal_future_subscribe_node) owns block 4: capacity 1,
+ * The waiter (a C caller's node, petal_future_subscribe_node) owns block 4: capacity 1,
  * flag[0] READY, payload 4. It pushes it with COUNT = FULL over whatever head there is, full or
  * partly filled (petal_cell_push_waiter), or runs its callback itself if it sees RESOLVED. The
  * block is the caller's memory, gone as soon as its callback has run (a waiter that timed out
@@ -70,6 +77,7 @@
  *   NO_COUNT_CAP     the deliverer settles COUNT slots of the head, not min(COUNT, capacity).
  *   NO_BELOW_CAP     it settles `below` slots of an older block, not min(below, capacity).
  *   LATE_NEXT        the deliverer reads a block's next and owner after running its slots.
+ *   LATE_TAKE_BACK   a straggler takes its callback back after its leave, not before.
  *
  * GRANULARITY. Each load or CAS of the word, of a flag and of refs is its own atomic step,
  * with two exact exceptions. (a) The resolver's fetch-CAS loops (claim, publish, take_more)
@@ -421,7 +429,12 @@ inline settle_inline() {
 /* ---- deliver the blocks of a batch, oldest first ---------------------------------------------
    A slot is settled in one step: the load-acquire of flag[i] and, if it was not READY, the
    CAS(EMPTY, SKIPPED), whose failure means READY and a run. The load changes nothing, so the
-   two-step settle is equivalent to this one at the time of its CAS. */
+   two-step settle is equivalent to this one at the time of its CAS.
+   @driver deliver_blocks
+     Swift FutureStorage.run(_:kind:)
+     C     petal_deliver_blocks
+   @step deliver_blocks: petal_blocks_in_order (folded into the CAS that took the list:
+     LIST_REVERSE in publish and take_more) */
 inline deliver_blocks() {
     do
     :: batch == NIL -> break
@@ -435,11 +448,13 @@ inline deliver_blocks() {
 #ifndef LATE_NEXT
                     batch = bnext[b]; owned = IS_CORE(b);
 #endif
-                    n = bres[b]; bres[b] = 0;            /* petal_block_reserved (then dead) */
+                    /* @step deliver_blocks: petal_block_reserved */
+                    n = bres[b]; bres[b] = 0;            /* then dead */
                     assert(n > 0);                       /* every taken block has a reservation */
                     assert(n <= bcap[b]);                /* (6) no slot past the capacity */
                 :: else -> skip
                 fi;
+                /* @step deliver_blocks: petal_slot_settle */
                 ACCESS_SLOT(b, i);                       /* settle flag[i] */
                 if
                 :: bflag[SLOT(b, i)] == READY -> RUN_SLOT(b, i)
@@ -455,6 +470,7 @@ inline deliver_blocks() {
                     ACCESS(b); batch = bnext[b]; owned = IS_CORE(b);
 #endif
                     if
+                    /* @step deliver_blocks: petal_block_finish */
                     :: strag == 0 && owned -> FREE(b)    /* no stragglers: free it now */
                     :: else -> skip
                     fi;
@@ -468,6 +484,7 @@ inline deliver_blocks() {
         :: strag == 0 -> skip
         :: else ->
 #ifndef EAGER_FREE
+            /* @part deliver_blocks: petal_block_finish */
             atomic {                                     /* fetch_add(refs, stragglers) */
                 ACCESS(b);
                 r = brefs[b]; brefs[b] = r + strag;
@@ -483,25 +500,34 @@ inline deliver_blocks() {
     od
 }
 
-/* ---- a resolver: claim; the winner publishes and delivers ----------------------------------- */
+/* ---- a resolver: claim; the winner publishes and delivers -----------------------------------
+   @driver resolve
+     Swift FutureStorage.fulfil(with:) + FutureStorage.publish(_:)
+     Swift FutureStorage.fail(_:error:) + FutureStorage.publish(_:)
+     Swift FutureStorage.fail(_:error:failureSite:) + FutureStorage.publish(_:)
+     C     petal_future_resolve
+   @driver deliver
+     Swift FutureStorage.runWaiters(_:kind:)
+     C     petal_deliver */
 proctype Resolver(byte k) {
     short old, taken;
     byte lst, cnt, batch, nx, b, i, n, strag, f, z;
     short r;
     bit won, owned;
 
-    claim(won, k);
+    claim(won, k);                                       /* @step resolve: petal_cell_claim */
     if
     :: won ->
-        publish(k);
+        publish(k);                                      /* @step resolve: petal_cell_publish */
         if
         :: has_waiters(taken) ->                         /* DELIVERING: deliver */
             taken = 0;
-            settle_inline();                             /* petal_word_includes_inline */
+            /* @step deliver: petal_slot_settle */
+            settle_inline();                             /* the inline slot: petal_word_includes_inline */
 #ifndef SKIP_TAKE_MORE
             do                                           /* publish's blocks, then each batch */
             :: deliver_blocks();
-               take_more(k);
+               take_more(k);                             /* @step deliver: petal_cell_take_more */
                if
                :: batch == NIL -> break                  /* it made the cell RESOLVED */
                :: else -> skip
@@ -551,9 +577,15 @@ proctype Resolver(byte k) {
 #define DEAD_IF_SKIPPED(flagvar, payvar) \
     if :: flagvar == SKIPPED -> payvar = 0 :: else -> skip fi
 
+/* @driver subscribe
+     Swift FutureStorage.subscribe(_:)
+     C     petal_future_subscribe
+   A straggler takes its callback back before it leaves the block: Swift moves it out of the
+   slot (C keeps its own copy and reads nothing back). -DLATE_TAKE_BACK does it after. */
 inline subscribe(c) {
     do
-    :: atomic {                                          /* load-acquire */
+    /* @step subscribe: petal_cell_reserve */
+    :: atomic {                                          /* its load-acquire */
             BEGIN_CALL(c);
             w = word;
             if
@@ -591,6 +623,7 @@ inline subscribe(c) {
         fi;
 #endif
         if
+        /* @part subscribe: petal_cell_reserve */
         :: path == P_INLINE ->                           /* CAS(word, w, COUNT 1) */
             atomic {
                 if
@@ -606,6 +639,7 @@ inline subscribe(c) {
         :: else -> skip
         fi;
         if
+        /* @step subscribe: petal_slot_commit */
         :: path == P_OWN_INLINE ->                       /* fill; CAS(slot_flag, EMPTY, READY) */
             atomic {
                 slot_cb = c;
@@ -623,6 +657,7 @@ inline subscribe(c) {
                 fi;
                 mine = EMPTY
             }
+        /* @part subscribe: petal_cell_reserve */
         :: path == P_RESERVE ->                          /* CAS(word, w, COUNT + 1) */
             atomic {
                 if
@@ -637,6 +672,7 @@ inline subscribe(c) {
                 w = 0
             }
             if
+            /* @step subscribe: petal_slot_commit */
             :: path == P_OWN_SLOT ->                     /* fill; CAS(flag[i], EMPTY, READY) */
                 atomic {
                     ACCESS_SLOT(b, i);
@@ -651,23 +687,39 @@ inline subscribe(c) {
                         b = 0; i = 0; path = P_DONE
                     :: else ->                           /* SKIPPED: take payload[i] back */
                         printf("S: callback %d: commit of block %d slot %d refused (flag %d)\n", c, b, i, bflag[SLOT(b, i)]);
-                        DEAD_IF_SKIPPED(bflag[SLOT(b, i)], bpay[SLOT(b, i)]); path = P_STRAGGLER
+#ifndef LATE_TAKE_BACK
+                        DEAD_IF_SKIPPED(bflag[SLOT(b, i)], bpay[SLOT(b, i)]);
+#endif
+                        path = P_STRAGGLER
                     fi
                 }
             :: else -> skip
             fi;
             if
-            :: path == P_STRAGGLER ->                    /* straggler_release: fetch_add(refs, -1) */
+            /* @step subscribe: petal_block_leave */
+            :: path == P_STRAGGLER ->                    /* fetch_add(refs, -1) */
                 atomic {
                     ACCESS(b);
                     r = brefs[b]; brefs[b] = r - 1;
                     printf("S: callback %d releases block %d: refs %d -> %d\n", c, b, r, brefs[b]);
                     if :: r - 1 == 0 -> FREE(b) :: else -> skip fi;
-                    r = 0; b = 0; i = 0; path = 0
+#ifndef LATE_TAKE_BACK
+                    b = 0; i = 0;
+#endif
+                    r = 0; path = 0
                 }
+#ifdef LATE_TAKE_BACK
+                atomic {                                 /* the callback moved out after the leave */
+                    printf("S: callback %d takes block %d slot %d back\n", c, b, i);
+                    ACCESS_SLOT(b, i);
+                    DEAD_IF_SKIPPED(bflag[SLOT(b, i)], bpay[SLOT(b, i)]);
+                    b = 0; i = 0
+                }
+#endif
             :: else -> skip
             fi
-        :: path == P_PUSH ->                             /* petal_cell_push: CAS(word, w, B | 1 | phase) */
+        /* @step subscribe: petal_cell_push */
+        :: path == P_PUSH ->                             /* CAS(word, w, B | 1 | phase) */
             atomic {
                 if
                 :: sb == NIL -> NEW_BLOCK(sb, c)
@@ -702,10 +754,14 @@ inline subscribe(c) {
 /* ---- petal_cell_push_waiter: the waiter pushes its own block (capacity 1, flag[0] READY) with
    COUNT = FULL over whatever head there is, recording in it below = COUNT of the word it
    replaces (the head may be partly filled), unless it sees RESOLVED (then it runs its callback
-   itself). Its next and below are written before the CAS into a block nobody else can see. */
+   itself). Its next and below are written before the CAS into a block nobody else can see.
+   @driver subscribe_node
+     C     petal_future_subscribe_node
+   (C only: Swift pushes no caller-owned block; its waits park, as petal_wait.pml models.) */
 inline wait_subscribe(c) {
     do
-    :: atomic {                                          /* load-acquire */
+    /* @step subscribe_node: petal_cell_push_waiter */
+    :: atomic {                                          /* its load-acquire */
             BEGIN_CALL(c);
             w = word;
             if
@@ -718,6 +774,7 @@ inline wait_subscribe(c) {
             :: else -> skip
             fi
         }
+        /* @part subscribe_node: petal_cell_push_waiter */
         atomic {                                         /* CAS(word, w, W | FULL | phase) */
             ACCESS(c);
             bnext[c] = word_list(w); bbelow[c] = word_count(w);
