@@ -102,39 +102,35 @@ PETAL_INLINE petal_word petal_atomic_fetch_add_full(volatile petal_word *word, p
     return atomic_fetch_add_explicit(PETAL_C11_WORD(word), delta, memory_order_seq_cst);
 }
 
+/* A compare-and-swap through the atomic view VIEW, with the orderings on success and on failure
+   that each use's comment gives: NAME returns 1 if it swapped, FETCH_NAME the value it saw (old
+   if it swapped). */
+#define PETAL_C11_CAS(NAME, TYPE, VIEW, SUCCESS, FAILURE)                                            \
+    PETAL_INLINE int NAME(volatile TYPE *word, TYPE old, TYPE desired) {                            \
+        return atomic_compare_exchange_strong_explicit(VIEW(word), &old, desired, SUCCESS, FAILURE); \
+    }
+#define PETAL_C11_FETCH_CAS(FETCH_NAME, TYPE, VIEW, SUCCESS, FAILURE)                               \
+    PETAL_INLINE TYPE FETCH_NAME(volatile TYPE *word, TYPE old, TYPE desired) {                     \
+        atomic_compare_exchange_strong_explicit(VIEW(word), &old, desired, SUCCESS, FAILURE);       \
+        return old;                                                                                 \
+    }
+
 /* AO_compare_and_swap_acquire: ACQUIRE on success and on failure (see the top). */
-PETAL_INLINE int petal_atomic_cas_acquire(volatile petal_word *word, petal_word old, petal_word desired) {
-    return atomic_compare_exchange_strong_explicit(PETAL_C11_WORD(word), &old, desired, memory_order_acquire,
-                                                   memory_order_acquire);
-}
+PETAL_C11_CAS(petal_atomic_cas_acquire, petal_word, PETAL_C11_WORD, memory_order_acquire, memory_order_acquire)
 
 /* AO_compare_and_swap_release: RELEASE on success; a failure stores nothing to release, and
    there is no release load, so RELAXED. */
-PETAL_INLINE int petal_atomic_cas_release(volatile petal_word *word, petal_word old, petal_word desired) {
-    return atomic_compare_exchange_strong_explicit(PETAL_C11_WORD(word), &old, desired, memory_order_release,
-                                                   memory_order_relaxed);
-}
+PETAL_C11_CAS(petal_atomic_cas_release, petal_word, PETAL_C11_WORD, memory_order_release, memory_order_relaxed)
 
 /* AO_compare_and_swap_full: a full barrier either way, so SEQ_CST on success and failure. */
-PETAL_INLINE int petal_atomic_cas_full(volatile petal_word *word, petal_word old, petal_word desired) {
-    return atomic_compare_exchange_strong_explicit(PETAL_C11_WORD(word), &old, desired, memory_order_seq_cst,
-                                                   memory_order_seq_cst);
-}
+PETAL_C11_CAS(petal_atomic_cas_full, petal_word, PETAL_C11_WORD, memory_order_seq_cst, memory_order_seq_cst)
 
-/* AO_fetch_compare_and_swap: RELAXED either way. Returns the value seen (old if it swapped). */
-PETAL_INLINE petal_word petal_atomic_fetch_cas(volatile petal_word *word, petal_word old, petal_word desired) {
-    atomic_compare_exchange_strong_explicit(PETAL_C11_WORD(word), &old, desired, memory_order_relaxed,
-                                            memory_order_relaxed);
-    return old;
-}
+/* AO_fetch_compare_and_swap: RELAXED either way. */
+PETAL_C11_FETCH_CAS(petal_atomic_fetch_cas, petal_word, PETAL_C11_WORD, memory_order_relaxed, memory_order_relaxed)
 
 /* AO_fetch_compare_and_swap_full: SEQ_CST either way, as petal_atomic_cas_full. */
-PETAL_INLINE petal_word petal_atomic_fetch_cas_full(volatile petal_word *word, petal_word old,
-                                                    petal_word desired) {
-    atomic_compare_exchange_strong_explicit(PETAL_C11_WORD(word), &old, desired, memory_order_seq_cst,
-                                            memory_order_seq_cst);
-    return old;
-}
+PETAL_C11_FETCH_CAS(petal_atomic_fetch_cas_full, petal_word, PETAL_C11_WORD, memory_order_seq_cst,
+                    memory_order_seq_cst)
 
 /* AO_int_load_acquire: ACQUIRE. */
 PETAL_INLINE unsigned petal_atomic_uint_load_acquire(const volatile unsigned *word) {
@@ -142,17 +138,11 @@ PETAL_INLINE unsigned petal_atomic_uint_load_acquire(const volatile unsigned *wo
 }
 
 /* AO_int_compare_and_swap_release: RELEASE, RELAXED on failure, as petal_atomic_cas_release. */
-PETAL_INLINE int petal_atomic_uint_cas_release(volatile unsigned *word, unsigned old, unsigned desired) {
-    return atomic_compare_exchange_strong_explicit(PETAL_C11_UINT(word), &old, desired, memory_order_release,
-                                                   memory_order_relaxed);
-}
+PETAL_C11_CAS(petal_atomic_uint_cas_release, unsigned, PETAL_C11_UINT, memory_order_release, memory_order_relaxed)
 
 /* AO_int_fetch_compare_and_swap_full: SEQ_CST either way, as petal_atomic_cas_full. */
-PETAL_INLINE unsigned petal_atomic_uint_fetch_cas_full(volatile unsigned *word, unsigned old, unsigned desired) {
-    atomic_compare_exchange_strong_explicit(PETAL_C11_UINT(word), &old, desired, memory_order_seq_cst,
-                                            memory_order_seq_cst);
-    return old;
-}
+PETAL_C11_FETCH_CAS(petal_atomic_uint_fetch_cas_full, unsigned, PETAL_C11_UINT, memory_order_seq_cst,
+                    memory_order_seq_cst)
 
 /* AO_int_load: RELAXED (no suffix, no ordering). */
 PETAL_INLINE unsigned petal_atomic_uint_load(const volatile unsigned *word) {

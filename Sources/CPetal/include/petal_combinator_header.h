@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "petal_atomics.h"
+#include "petal_field_address.h"
 
 typedef struct petal_combinator_header {
     /* The combinator's word (Swift's CombinatorWord: REMAINING, WRITING, DECIDED, RESULT_TAKEN,
@@ -38,25 +39,9 @@ _Static_assert(offsetof(petal_combinator_header, tail_count) == offsetof(petal_c
 _Static_assert(sizeof(petal_combinator_header) == sizeof(petal_word) + sizeof(void *) + sizeof(intptr_t),
                "three words");
 
-/* The fields' addresses, for Swift; non-null, so that Swift gets plain pointers. */
-#if defined(__clang__)
-#  pragma clang assume_nonnull begin
-#endif
-
-PETAL_INLINE volatile petal_word *petal_combinator_header_word(petal_combinator_header *header) {
-    return &header->word;
-}
-
-PETAL_INLINE void *_Nullable *_Nonnull petal_combinator_header_result(petal_combinator_header *header) {
-    return &header->result;
-}
-
-PETAL_INLINE intptr_t *petal_combinator_header_tail_count(petal_combinator_header *header) {
-    return &header->tail_count;
-}
-
-#if defined(__clang__)
-#  pragma clang assume_nonnull end
-#endif
+/* The fields' addresses, for Swift (see petal_field_address.h). */
+PETAL_FIELD_ADDRESS(petal_combinator_header, word, volatile petal_word)
+PETAL_FIELD_ADDRESS(petal_combinator_header, result, void *_Nullable)
+PETAL_FIELD_ADDRESS(petal_combinator_header, tail_count, intptr_t)
 
 #endif

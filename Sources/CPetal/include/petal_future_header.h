@@ -18,6 +18,7 @@
 
 #include "petal_atomics.h"
 #include "petal_cell_layout.h"
+#include "petal_field_address.h"
 
 /* 48 bytes on 64-bit platforms, a multiple of 8, so that the tail after it (the value, or the error) starts
  * 8-aligned whatever the value. */
@@ -62,38 +63,12 @@ _Static_assert(offsetof(petal_future_header, failure) == offsetof(petal_future_h
 _Static_assert(sizeof(petal_future_header) % 8 == 0, "the tail starts 8-aligned");
 _Static_assert(sizeof(void *) != 8 || sizeof(petal_future_header) == 48, "48 bytes: a Future<Int> is one 80-byte chunk");
 
-/* The fields' addresses, for Swift. Each inlines to an address computation; non-null, so that
- * Swift gets plain pointers, not implicitly unwrapped ones it would check on every access. */
-#if defined(__clang__)
-#  pragma clang assume_nonnull begin
-#endif
-
-PETAL_INLINE petal_cell *petal_future_header_cell(petal_future_header *header) {
-    return &header->cell;
-}
-
-PETAL_INLINE petal_atomic_word *petal_future_header_cancellation(petal_future_header *header) {
-    return &header->cancellation;
-}
-
-PETAL_INLINE void *petal_future_header_slot(petal_future_header *header) {
-    return header->slot;
-}
-
-PETAL_INLINE bool *petal_future_header_holds_step(petal_future_header *header) {
-    return &header->holds_step;
-}
-
-PETAL_INLINE bool *petal_future_header_is_chained(petal_future_header *header) {
-    return &header->is_chained;
-}
-
-PETAL_INLINE petal_atomic_u32 *petal_future_header_failure(petal_future_header *header) {
-    return &header->failure;
-}
-
-#if defined(__clang__)
-#  pragma clang assume_nonnull end
-#endif
+/* The fields' addresses, for Swift (see petal_field_address.h). */
+PETAL_FIELD_ADDRESS(petal_future_header, cell, petal_cell)
+PETAL_FIELD_ADDRESS(petal_future_header, cancellation, petal_atomic_word)
+PETAL_FIELD_ADDRESS(petal_future_header, slot, void) /* two words and the tag byte after them */
+PETAL_FIELD_ADDRESS(petal_future_header, holds_step, bool)
+PETAL_FIELD_ADDRESS(petal_future_header, is_chained, bool)
+PETAL_FIELD_ADDRESS(petal_future_header, failure, petal_atomic_u32)
 
 #endif

@@ -64,36 +64,14 @@ extension Future {
         // No inputs: `Value` is the empty tuple, which the compiler cannot see statically.
         if layout.count == 0 { return .fulfilled(with: () as Any as! Value) }
         let result = FutureStorage<(repeat Outcome<each Element>)>.makePending()
-        let state = CombinatorState<(repeat Outcome<each Element>?), (repeat Outcome<each Element>)>.make(
-            resolving: result, contributions: layout.count, tailCount: 1
-        ) { $0.initialize(to: (repeat Optional<Outcome<each Element>>.none)) }
+        let state = CombinatorState<(repeat Outcome<each Element>?), (repeat Outcome<each Element>)>.makeTuple(
+            resolving: result, count: layout.count
+        )
         var linked = false
         for future in repeat each futures {
             if cancellingUpstream { state.linkUpstream(future.storage, of: result, linked: &linked) }
-            state.subscribeResolving(future, placing: &layout)
+            state.subscribe(future, placing: &layout, contributing: { $0 })
         }
         return Future(storage: result)
-    }
-}
-
-extension CombinatorState {
-    /// Subscribes one input of a tuple-valued `allResolved`, whose slot `layout` places after
-    /// the slots of the inputs before it.
-    @inlinable
-    func subscribeResolving<Input, each Element>(_ input: Future<Input>, placing layout: inout TupleLayout<Tail>)
-    where Tail == (repeat Outcome<each Element>?), Result == (repeat Outcome<each Element>) {
-        let offset = layout.placeNext(Outcome<Input>?.self)
-        let shared = self.shared
-        input.storage.subscribe(
-            .resolved { outcome in
-                shared.value.contribute(
-                    { TupleLayout<Tail>.element(of: Outcome<Input>?.self, at: offset, in: $0).pointee = outcome },
-                    completing: { slots in
-                        let outcomes = slots.baseAddress.unsafelyUnwrapped.move()
-                        return .fulfilled((repeat (each outcomes).unsafelyUnwrapped))
-                    }
-                )
-            }
-        )
     }
 }

@@ -91,42 +91,16 @@ extension Future {
         // No inputs: `Value` is the empty tuple, which the compiler cannot see statically.
         if layout.count == 0 { return .fulfilled(with: () as Any as! Value) }
         let result = FutureStorage<(repeat each Element)>.makePending()
-        let state = CombinatorState<(repeat (each Element)?), (repeat each Element)>.make(
-            resolving: result, contributions: layout.count, tailCount: 1
-        ) { $0.initialize(to: (repeat Optional<each Element>.none)) }
+        let state = CombinatorState<(repeat (each Element)?), (repeat each Element)>.makeTuple(
+            resolving: result, count: layout.count
+        )
         var linked = false
         for future in repeat each futures {
             if state.isDecided { break }
             if cancellingUpstream { state.linkUpstream(future.storage, of: result, linked: &linked) }
-            state.subscribeFulfilling(future, placing: &layout)
+            state.subscribe(future, placing: &layout, contributing: { $0.value })
         }
         return Future(storage: result)
-    }
-}
-
-extension CombinatorState {
-    /// Subscribes one input of a tuple-valued `fulfillingWhen`, whose slot `layout` places after
-    /// the slots of the inputs before it.
-    @inlinable
-    func subscribeFulfilling<Input, each Element>(_ input: Future<Input>, placing layout: inout TupleLayout<Tail>)
-    where Tail == (repeat (each Element)?), Result == (repeat each Element) {
-        let offset = layout.placeNext(Input?.self)
-        let shared = self.shared
-        input.storage.subscribe(
-            .resolved { outcome in
-                guard case .fulfilled(let value) = outcome else {
-                    shared.value.decide(.cancelled(indirectError: outcome.error))
-                    return
-                }
-                shared.value.contribute(
-                    { TupleLayout<Tail>.element(of: Input?.self, at: offset, in: $0).pointee = value },
-                    completing: { slots in
-                        let values = slots.baseAddress.unsafelyUnwrapped.move()
-                        return .fulfilled((repeat (each values).unsafelyUnwrapped))
-                    }
-                )
-            }
-        )
     }
 }
 

@@ -57,7 +57,7 @@ struct PublishedOutcome<Value>: OutcomeReader {
 
     @inlinable
     func resolve(_ target: FutureStorage<Value>) {
-        storage._withUnsafeGuaranteedRef { target.resolve(copying: $0, kind: kind) }
+        _ = storage._withUnsafeGuaranteedRef { target.resolve(copying: $0, kind: kind) }
     }
 }
 
