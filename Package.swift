@@ -25,6 +25,8 @@ let package = Package(
         .library(name: "PetalLogging", targets: ["PetalLogging"]),
         // Empty unless the Metrics trait is on.
         .library(name: "PetalMetrics", targets: ["PetalMetrics"]),
+        // Empty unless the Prototypes trait is on: designs measured by the benchmarks, not API.
+        .library(name: "PetalPrototypes", targets: ["PetalPrototypes"]),
     ],
     traits: [
         .trait(
@@ -43,6 +45,10 @@ let package = Package(
             name: "Metrics",
             description:
                 "PetalMetrics: Petal's diagnostics counts and pending work as swift-metrics counters and gauges."
+        ),
+        .trait(
+            name: "Prototypes",
+            description: "PetalPrototypes: designs the benchmarks measure beside Petal's own (not API)."
         ),
         .trait(
             name: "C11Atomics",
@@ -120,6 +126,8 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
             ]
         ),
+        // Reaches Petal's storage through its `package` hooks.
+        .target(name: "PetalPrototypes", dependencies: ["Petal"]),
         // <malloc.h>, which Swift's Glibc module leaves out: the soak test samples the heap.
         .systemLibrary(name: "CMalloc", path: "Tests/CMalloc"),
         .testTarget(

@@ -11,8 +11,9 @@ let package = Package(
     name: "PetalBenchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
-        // With the NIO trait: the chain across NIO measures PetalNIO's conversions.
-        .package(path: petalRoot.path, traits: ["NIO"]),
+        // With the NIO trait: the chain across NIO measures PetalNIO's conversions; with the
+        // Prototypes trait, the designs measured beside Petal's own (PetalPrototypes).
+        .package(path: petalRoot.path, traits: ["NIO", "Prototypes"]),
         .package(url: "https://github.com/ordo-one/package-benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
@@ -36,6 +37,7 @@ let package = Package(
                 "CBenchCoreC11",
                 .product(name: "Petal", package: petalRoot.lastPathComponent.lowercased()),
                 .product(name: "PetalNIO", package: petalRoot.lastPathComponent.lowercased()),
+                .product(name: "PetalPrototypes", package: petalRoot.lastPathComponent.lowercased()),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]

@@ -1,7 +1,8 @@
 import CBenchSupport
-@_spi(Prototypes) import Petal
+import Petal
+import PetalPrototypes
 
-/// Petal with a non-copyable promise (`UniquePromise`, a prototype in Petal's SPI): one object per
+/// Petal with a non-copyable promise (`UniquePromise`, a prototype in PetalPrototypes): one object per
 /// promise instead of two, the abandoned-promise rule kept by the promise's own `deinit`. It is
 /// measured on the two workloads it compiles in, to show what dropping `Promise`'s handle object
 /// would buy; the others keep promises in arrays, which a non-copyable type cannot be in.

@@ -1,0 +1,21 @@
+/// What the package's own prototypes (the `PetalPrototypes` target, measured by the benchmarks)
+/// need of a future's storage: `package`, so never part of the API.
+extension Future {
+    /// A pending future that nothing but its maker can resolve.
+    @inlinable
+    package static func makePendingForPrototype() -> Future {
+        Future(storage: .makePending())
+    }
+
+    /// Fulfils this future, as a promise would; returns whether this call resolved it.
+    @inlinable
+    package func fulfilForPrototype(with value: Value) -> Bool {
+        storage.fulfil(with: value)
+    }
+
+    /// Applies the abandoned-promise rule for a promise created at `fileID`:`line` and dropped:
+    /// cancels this future if it is still pending, and reports it.
+    package func abandonForPrototype(fileID: StaticString, line: UInt) {
+        if !storage.isResolved { PromiseSite(fileID: fileID, line: line).abandon(storage) }
+    }
+}
