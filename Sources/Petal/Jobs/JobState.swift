@@ -26,7 +26,6 @@ public enum JobState: UInt, Sendable, CustomStringConvertible {
     case cancelled = 5
 
     /// Whether the state is final (completed, failed or cancelled).
-    @inlinable
     public var isFinished: Bool { rawValue >= JobState.completed.rawValue }
 
     /// The state's name.
