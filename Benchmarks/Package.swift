@@ -43,7 +43,12 @@ let package = Package(
             ]
         ),
         // One operation in a loop on one thread, for callgrind (Scripts/profile).
-        .executableTarget(name: "PetalProbe", dependencies: ["CBenchSupport", "Contenders"]),
+        .executableTarget(
+            name: "PetalProbe",
+            dependencies: [
+                "CBenchSupport", "Contenders",
+                .product(name: "Petal", package: petalRoot.lastPathComponent.lowercased()),
+            ]),
         .executableTarget(
             name: "PetalBenchmarks",
             dependencies: [

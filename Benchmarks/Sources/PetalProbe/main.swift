@@ -59,6 +59,13 @@ func run<C: Contender>(_: C.Type, _ operation: String, _ count: Int) -> Bool {
         precondition(count.isMultiple(of: 100))
         for _ in 0..<count / 100 { C.runChain(links: 100, value: 7) }
         expected = count / 100
+    case "service request N=32", "service request N=32 half late":
+        // Petal's share of one request of the example service (ServiceRequest): an operation
+        // is one backend call, 32 to a request; half of them left to the timeout in the second.
+        precondition(count.isMultiple(of: 32) && C.self == PetalContender.self)
+        let answered = operation.hasSuffix("half late") ? 16 : 32
+        for _ in 0..<count / 32 { ServiceRequest.run(calls: 32, answered: answered) }
+        expected = count / 32 * (1 + 32 - answered)
     default:
         return false
     }

@@ -47,6 +47,7 @@ final class CancellationRecord: ManagedBuffer<CancellationRecord.Words, Void> {
     }
 
     /// An action that answers a request.
+    @usableFromInline
     typealias Action = @Sendable () -> Void
 
     static let propagates: petal_word = 1 << 63
@@ -80,7 +81,7 @@ final class CancellationRecord: ManagedBuffer<CancellationRecord.Words, Void> {
         // Actions of a future freed before it resolved or was asked: nobody can ask it now.
         // The deinit is ordered after every other user of the record by the reference count.
         let head = petal_atomic_word_load(actionsWord)
-        if head > Self.closedByResolution { _ = Self.takeList(from: head) }
+        if head > Self.closedByResolution { CancellationActions.release(newestFirst: head) }
     }
 
     // MARK: Words
@@ -160,19 +161,16 @@ final class CancellationRecord: ManagedBuffer<CancellationRecord.Words, Void> {
 
     // MARK: Actions
 
-    /// Registers `action`: it runs at once, on this thread, if a request already closed the
-    /// list; it is dropped if the future's resolution did; otherwise it waits for either.
+    /// Registers `node`: it runs at once, on this thread, if a request already closed the list;
+    /// it is dropped if the future's resolution did; otherwise it waits for either.
     /// `isResolved` is asked after the push, so an action registered while the future resolves
     /// is let go by one of the two (see `FutureStorage.publish`).
-    func add(_ action: @escaping Action, isResolved: () -> Bool) {
-        let node = Unmanaged.passRetained(CancellationAction(action))
+    func add(_ node: __owned CancellationAction, isResolved: () -> Bool) {
+        let node = Unmanaged.passRetained(node)
         let address = petal_word(UInt(bitPattern: node.toOpaque()))
         var head = petal_atomic_word_load(actionsWord)
         while true {
-            if head == Self.closedByRequest {
-                node.release()
-                return action()
-            }
+            if head == Self.closedByRequest { return node.takeRetainedValue().run() }
             if head == Self.closedByResolution { return node.release() }
             node._withUnsafeGuaranteedRef { $0.next = head }
             // FULL: publishes the node to the thread that closes the list (release), and orders
@@ -182,53 +180,25 @@ final class CancellationRecord: ManagedBuffer<CancellationRecord.Words, Void> {
         if isResolved() { releaseActions() }
     }
 
-    /// Closes the list for a request and returns its actions, oldest first. Only the request's
-    /// winner calls it, once.
-    func takeActionsForRequest() -> [Action] {
-        close(with: Self.closedByRequest)
+    /// Closes the list for a request and returns its actions, oldest first, for the caller to
+    /// run. Only the request's winner calls it, once.
+    func takeActionsForRequest() -> CancellationActions {
+        CancellationActions(takingNewestFirst: close(with: Self.closedByRequest))
     }
 
     /// Closes the list for the future's resolution and releases its actions unrun.
     func releaseActions() {
-        let actions = close(with: Self.closedByResolution)
-        _ = consume actions
+        CancellationActions.release(newestFirst: close(with: Self.closedByResolution))
     }
 
-    /// Exchanges the list for `sentinel` unless it is closed already; returns what it held.
-    private func close(with sentinel: petal_word) -> [Action] {
+    /// Exchanges the list for `sentinel` unless it is closed already; returns the head it held
+    /// (0 for none), whose nodes the caller now owns.
+    private func close(with sentinel: petal_word) -> petal_word {
         var head = petal_atomic_word_load(actionsWord)
         while head > Self.closedByResolution || head == 0 {
             // FULL: acquires the nodes their pushers released.
-            if petal_atomic_word_exchange(actionsWord, &head, sentinel) != 0 { return Self.takeList(from: head) }
+            if petal_atomic_word_exchange(actionsWord, &head, sentinel) != 0 { return head }
         }
-        return []
-    }
-
-    /// Takes the nodes of a list whose head was swapped out, oldest action first.
-    private static func takeList(from head: petal_word) -> [Action] {
-        var actions: [Action] = []
-        var next = head
-        while next > closedByResolution {
-            let node = Unmanaged<CancellationAction>.fromOpaque(
-                UnsafeRawPointer(bitPattern: UInt(next)).unsafelyUnwrapped
-            )
-            .takeRetainedValue()
-            actions.append(node.action)
-            next = node.next
-        }
-        actions.reverse()
-        return actions
-    }
-}
-
-/// One registered action, a node of a ``CancellationRecord``'s list.
-final class CancellationAction {
-    let action: CancellationRecord.Action
-    /// The next older node (a retained pointer), 0 for none: set before the push, then only
-    /// read by the thread that took the list.
-    var next: petal_word = 0
-
-    init(_ action: @escaping CancellationRecord.Action) {
-        self.action = action
+        return 0
     }
 }

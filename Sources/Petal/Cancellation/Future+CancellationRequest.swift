@@ -80,27 +80,22 @@ extension Promise {
     /// - A resolution of this promise afterwards (a reply that raced the cancellation) is a
     ///   repeat, reported as any other, unless the promise ignores repeats
     ///   (``RepeatedResolutionPolicy/ignore``).
+    @inlinable
     public func cancelWhenRequested<Context: ExecutionContext>(
         on context: Context = .inline, stopping stop: @escaping @Sendable () -> Void
     ) {
-        let stop = CallbackContext.carrying(stop)
         future.storage.markPropagating()
-        // Unchecked: the action only cancels the storage, through its claim, which any thread may.
-        let storage = UncheckedSendableBox(future.storage)
         // The action holds the future's storage, which holds the action in its record only
         // until the first request or the resolution: a cycle that always ends, since a future
         // always resolves (a promise dropped unresolved cancels it).
+        let stop = CallbackContext.carrying(stop)
+        let stopping: @Sendable () -> Void
         if Context.self == InlineExecutionContext.self {
-            storage.value.addCancellationAction {
-                _ = storage.value.fail(.cancelled, error: nil)
-                stop()
-            }
+            stopping = stop
         } else {
-            storage.value.addCancellationAction {
-                _ = storage.value.fail(.cancelled, error: nil)
-                context.execute(stop)
-            }
+            stopping = { context.execute(stop) }
         }
+        future.storage.addCancellationAction(ProducerStop(cancelling: future.storage, then: stopping))
     }
 }
 

@@ -28,6 +28,7 @@ extension FutureStorage {
     }
 
     /// Whether requests can reach a producer from this future.
+    @usableFromInline
     final var propagatesRequests: Bool {
         guard let record = cancellationRecord else { return false }
         return petal_atomic_word_load(record.requestWord) & CancellationRecord.propagates != 0
@@ -46,18 +47,27 @@ extension FutureStorage {
     }
 
     /// Marks the future as one whose requests can reach a producer.
+    @usableFromInline
     final func markPropagating() {
         makeCancellationRecord().updateRequest(CancellationRecord.propagating)
     }
 
     /// Registers `action` to answer a request: it runs at once if one already reached this
     /// future, and is released unrun when the future resolves first.
+    @usableFromInline
     final func addCancellationAction(_ action: @escaping CancellationRecord.Action) {
-        makeCancellationRecord().add(action, isResolved: { isResolved })
+        addCancellationAction(CancellationClosure(action))
+    }
+
+    /// Registers `node` to answer a request (see ``addCancellationAction(_:)-closure``).
+    @usableFromInline
+    final func addCancellationAction(_ node: __owned CancellationAction) {
+        makeCancellationRecord().add(node, isResolved: { isResolved })
     }
 
     /// Counts one more dependent that may vote. Returns `false` if the count is saturated (the
     /// dependent's vote would never be counted) or a request already arrived.
+    @usableFromInline
     @discardableResult
     final func addDependent() -> Bool {
         makeCancellationRecord().updateRequest(CancellationRecord.addingDependent) != nil
@@ -65,7 +75,7 @@ extension FutureStorage {
 
     /// Links `downstream`, just created by chaining onto this future, if requests can travel
     /// from here (the chaining methods call it only when there is a record).
-    @usableFromInline
+    @inlinable
     @inline(never)
     final func linkIfPropagating<Downstream>(_ downstream: FutureStorage<Downstream>) {
         if propagatesRequests { linkDependent(downstream) }
@@ -73,14 +83,13 @@ extension FutureStorage {
 
     /// Links `downstream`, just created by chaining onto this propagating future: it counts as
     /// a dependent here, propagates itself, and a request that reaches it votes here.
+    @inlinable
     final func linkDependent<Downstream>(_ downstream: FutureStorage<Downstream>) {
         downstream.markPropagating()
         guard addDependent() else { return }
         // The action holds this future until the downstream resolves or is freed: only chains
         // whose producer can be asked pay for it.
-        // Sendable: a vote touches only this future's record, through atomics.
-        let upstream = UncheckedSendableBox(self)
-        downstream.addCancellationAction { upstream.value.receiveVote() }
+        downstream.addCancellationAction(UpstreamVote(on: self))
     }
 
     /// Makes this future, the own future of a combinator or a timeout, a counted dependent of
@@ -91,7 +100,7 @@ extension FutureStorage {
     /// cancelled through the combinator's or the timeout's own one-shot. It is registered with
     /// the first input linked, so a future none of whose inputs propagate pays nothing; pass
     /// the same `linked` flag for every input of one call.
-    @usableFromInline
+    @inlinable
     final func dependOnUpstream<Input>(
         _ input: FutureStorage<Input>, linked: inout Bool,
         answeringRequestsWith answer: () -> @Sendable () -> Void
@@ -112,7 +121,7 @@ extension FutureStorage {
     @usableFromInline
     final func giveUpUpstream() {
         guard let record = cancellationRecord else { return }
-        for action in record.takeActionsForRequest() { action() }
+        record.takeActionsForRequest().run()
     }
 
     /// Asks this future to cancel on behalf of whoever holds it: unconditional, once.
@@ -136,7 +145,7 @@ extension FutureStorage {
     private func answerCancellationRequest() {
         let actions = makeCancellationRecord().takeActionsForRequest()
         if isChained { fail(.cancelled, error: nil) }
-        for action in actions { action() }
+        actions.run()
     }
 }
 

@@ -77,6 +77,7 @@ extension CallbackContext {
     }
 
     /// `handler`, or, with a carrier and a context to carry, `handler` run inside that context.
+    @usableFromInline
     static func carrying(_ handler: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
         guard isEnabled, let captured = capture() else { return handler }
         return { captured.run(handler) }
