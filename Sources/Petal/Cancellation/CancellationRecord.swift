@@ -183,7 +183,13 @@ final class CancellationRecord: ManagedBuffer<CancellationRecord.Words, Void> {
     /// Closes the list for a request and returns its actions, oldest first, for the caller to
     /// run. Only the request's winner calls it, once.
     func takeActionsForRequest() -> CancellationActions {
-        CancellationActions(takingNewestFirst: close(with: Self.closedByRequest))
+        CancellationActions(takingNewestFirst: closeForRequest())
+    }
+
+    /// Closes the list for a request and returns its head (see ``takeActionsForRequest()``),
+    /// for a caller that reaches the record without retaining it.
+    func closeForRequest() -> petal_word {
+        close(with: Self.closedByRequest)
     }
 
     /// Closes the list for the future's resolution and releases its actions unrun.

@@ -3,53 +3,67 @@ import CPetal
 /// A future's side of upstream cancellation: its ``CancellationRecord``, created by the first
 /// user of cancellation, and the request and vote rules (see <doc:Cancellation>).
 extension FutureStorage {
-    /// The record, if anyone installed one. Borrowed: the future holds it until its deinit.
-    final var cancellationRecord: CancellationRecord? {
+    /// The record, if anyone installed one, unretained: the future holds it until its deinit,
+    /// so it outlives every call on the future. Read it with `_withUnsafeGuaranteedRef`: a
+    /// strong reference would cost a retain and a release on every use.
+    final var installedRecord: Unmanaged<CancellationRecord>? {
         // ACQUIRE: the record's words were initialised before its installing CAS.
         let address = petal_atomic_word_load(cancellationSlot)
         guard address != 0 else { return nil }
-        return Unmanaged<CancellationRecord>.fromOpaque(UnsafeRawPointer(bitPattern: UInt(address)).unsafelyUnwrapped)
-            .takeUnretainedValue()
+        return Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: UInt(address)).unsafelyUnwrapped)
+    }
+
+    /// The record, if anyone installed one (a strong reference, for those who keep it).
+    final var cancellationRecord: CancellationRecord? {
+        installedRecord?.takeUnretainedValue()
     }
 
     /// The record, installed now if there is none yet (one compare-and-swap; a loser releases
-    /// its own and uses the winner's).
-    final func makeCancellationRecord(producerState: petal_word = 0) -> CancellationRecord {
-        if let record = cancellationRecord { return record }
+    /// its own and uses the winner's); unretained, as ``installedRecord``.
+    final func installRecord(producerState: petal_word = 0) -> Unmanaged<CancellationRecord> {
+        if let record = installedRecord { return record }
         CancellationRecord.checkLayout()
         let record = Unmanaged.passRetained(CancellationRecord.make(producerState: producerState))
         var seen: petal_word = 0
         // FULL: publishes the record's initialised words to every later reader of the slot.
         if petal_atomic_word_exchange(cancellationSlot, &seen, petal_word(UInt(bitPattern: record.toOpaque()))) != 0 {
-            return record.takeUnretainedValue()
+            return record  // the slot owns the +1 until the future's deinit
         }
         record.release()
-        return cancellationRecord.unsafelyUnwrapped
+        return installedRecord.unsafelyUnwrapped
+    }
+
+    /// The record, installed now if there is none yet (a strong reference, for a job to keep).
+    final func makeCancellationRecord(producerState: petal_word = 0) -> CancellationRecord {
+        installRecord(producerState: producerState).takeUnretainedValue()
+    }
+
+    /// The installed record's request word, 0 without a record.
+    private var requestWord: petal_word {
+        guard let record = installedRecord else { return 0 }
+        return record._withUnsafeGuaranteedRef { petal_atomic_word_load($0.requestWord) }
     }
 
     /// Whether requests can reach a producer from this future.
     @usableFromInline
     final var propagatesRequests: Bool {
-        guard let record = cancellationRecord else { return false }
-        return petal_atomic_word_load(record.requestWord) & CancellationRecord.propagates != 0
+        requestWord & CancellationRecord.propagates != 0
     }
 
     /// Whether a request has reached this future.
     final var isCancellationRequested: Bool {
-        guard let record = cancellationRecord else { return false }
-        return petal_atomic_word_load(record.requestWord) & CancellationRecord.requested != 0
+        requestWord & CancellationRecord.requested != 0
     }
 
     /// How many counted dependents the future has.
     final var cancellationDependentCount: Int {
-        guard let record = cancellationRecord else { return 0 }
-        return Int(CancellationRecord.dependents(petal_atomic_word_load(record.requestWord)))
+        Int(CancellationRecord.dependents(requestWord))
     }
 
     /// Marks the future as one whose requests can reach a producer.
     @usableFromInline
     final func markPropagating() {
-        makeCancellationRecord().updateRequest(CancellationRecord.propagating)
+        _ = installRecord()._withUnsafeGuaranteedRef { $0.updateRequest(CancellationRecord.propagating) }
     }
 
     /// Registers `action` to answer a request: it runs at once if one already reached this
@@ -62,7 +76,7 @@ extension FutureStorage {
     /// Registers `node` to answer a request (see ``addCancellationAction(_:)-closure``).
     @usableFromInline
     final func addCancellationAction(_ node: __owned CancellationAction) {
-        makeCancellationRecord().add(node, isResolved: { isResolved })
+        installRecord()._withUnsafeGuaranteedRef { $0.add(node, isResolved: { isResolved }) }
     }
 
     /// Counts one more dependent that may vote. Returns `false` if the count is saturated (the
@@ -70,7 +84,7 @@ extension FutureStorage {
     @usableFromInline
     @discardableResult
     final func addDependent() -> Bool {
-        makeCancellationRecord().updateRequest(CancellationRecord.addingDependent) != nil
+        installRecord()._withUnsafeGuaranteedRef { $0.updateRequest(CancellationRecord.addingDependent) } != nil
     }
 
     /// Links `downstream`, just created by chaining onto this future, if requests can travel
@@ -120,20 +134,21 @@ extension FutureStorage {
     /// twice; one load of an empty slot for a future without upstream links.
     @usableFromInline
     final func giveUpUpstream() {
-        guard let record = cancellationRecord else { return }
-        record.takeActionsForRequest().run()
+        guard let record = installedRecord else { return }
+        CancellationActions(takingNewestFirst: record._withUnsafeGuaranteedRef { $0.closeForRequest() }).run()
     }
 
     /// Asks this future to cancel on behalf of whoever holds it: unconditional, once.
     final func requestCancellation() {
         guard !isResolved else { return }
-        if makeCancellationRecord().updateRequest(CancellationRecord.requesting) != nil { answerCancellationRequest() }
+        let written = installRecord()._withUnsafeGuaranteedRef { $0.updateRequest(CancellationRecord.requesting) }
+        if written != nil { answerCancellationRequest() }
     }
 
     /// One counted dependent asks: the future is asked once every counted dependent has.
     final func receiveVote() {
-        guard !isResolved, let record = cancellationRecord else { return }
-        let written = record.updateRequest(CancellationRecord.voting)
+        guard !isResolved, let record = installedRecord else { return }
+        let written = record._withUnsafeGuaranteedRef { $0.updateRequest(CancellationRecord.voting) }
         if let written, written & CancellationRecord.requested != 0 { answerCancellationRequest() }
     }
 
@@ -143,7 +158,7 @@ extension FutureStorage {
     /// (for a chained future, its vote on its upstream). Taken before the cancellation, which
     /// would release them.
     private func answerCancellationRequest() {
-        let actions = makeCancellationRecord().takeActionsForRequest()
+        let actions = CancellationActions(takingNewestFirst: installRecord()._withUnsafeGuaranteedRef { $0.closeForRequest() })
         if isChained { fail(.cancelled, error: nil) }
         actions.run()
     }
@@ -154,5 +169,5 @@ extension FutureStorage {
 @_cdecl("petal_swift_attachment_resolved")
 func attachmentResolved(_ attachment: petal_word) {
     let address = UnsafeRawPointer(bitPattern: UInt(attachment)).unsafelyUnwrapped
-    Unmanaged<CancellationRecord>.fromOpaque(address).takeUnretainedValue().releaseActions()
+    Unmanaged<CancellationRecord>.fromOpaque(address)._withUnsafeGuaranteedRef { $0.releaseActions() }
 }
