@@ -52,6 +52,22 @@ final class UpstreamVote<Value>: CancellationAction {
     override func run() { upstream.receiveVote() }
 }
 
+/// An array combinator's votes on the inputs it counts as a dependent of, oldest input first:
+/// one node for all of them.
+@usableFromInline
+final class UpstreamVotes<Value>: CancellationAction {
+    private let upstreams: [FutureStorage<Value>]
+
+    @usableFromInline
+    init(on upstreams: [FutureStorage<Value>]) {
+        self.upstreams = upstreams
+    }
+
+    override func run() {
+        for upstream in upstreams { upstream.receiveVote() }
+    }
+}
+
 /// A promise's answer to a request (``Promise/cancelWhenRequested(on:stopping:)``): cancels
 /// its future, then stops the work (already bound to its execution context). One node, no
 /// closure around the two.

@@ -127,6 +127,35 @@ extension FutureStorage {
         input.linkDependent(self)
     }
 
+    /// ``dependOnUpstream(_:linked:answeringRequestsWith:)`` for the inputs of an array
+    /// combinator, all of one type: each input counted is added to `counted` instead of getting
+    /// a vote action of its own; ``addUpstreamVotes(_:)`` then registers one action for all of
+    /// them, after the last input (one allocation for a request's votes rather than one per
+    /// input).
+    @inlinable
+    final func dependOnUpstream<Input>(
+        _ input: FutureStorage<Input>, counting counted: inout [FutureStorage<Input>], of inputCount: Int,
+        linked: inout Bool, answeringRequestsWith answer: () -> @Sendable () -> Void
+    ) {
+        guard input.propagatesRequests else { return }
+        if !linked {
+            addCancellationAction(answer())
+            markPropagating()
+            counted.reserveCapacity(inputCount)
+            linked = true
+        }
+        if input.addDependent() { counted.append(input) }
+    }
+
+    /// Registers the votes on `upstreams`, the inputs ``dependOnUpstream(_:counting:of:linked:answeringRequestsWith:)``
+    /// counted. If this future was asked or gave up meanwhile (an input decided it during the
+    /// loop), the votes are cast at once, as each would have been on its own.
+    @inlinable
+    final func addUpstreamVotes<Input>(_ upstreams: [FutureStorage<Input>]) {
+        guard !upstreams.isEmpty else { return }
+        addCancellationAction(UpstreamVotes(on: upstreams))
+    }
+
     /// This future, a combinator's or a timeout's own, gives up on the inputs it still waits
     /// for: it votes on each input it depends on (see `dependOnUpstream`), on this thread, before
     /// it resolves. Votes on inputs that already resolved change nothing.

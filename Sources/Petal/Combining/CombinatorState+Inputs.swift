@@ -23,11 +23,17 @@ extension CombinatorState {
         }
         let shared = state.shared
         var linked = false
+        var counted: [FutureStorage<Element>] = []
         for (index, future) in futures.enumerated() {
             if state.isDecided { break }
-            if cancellingUpstream { state.linkUpstream(future.storage, of: result, linked: &linked) }
+            if cancellingUpstream {
+                result.dependOnUpstream(future.storage, counting: &counted, of: futures.count, linked: &linked) {
+                    { shared.value.decide(.cancelled(indirectError: nil)) }
+                }
+            }
             future.storage.subscribe(.resolved { outcome in input(shared.value, index, outcome) })
         }
+        result.addUpstreamVotes(counted)
         return Future(storage: result)
     }
 
