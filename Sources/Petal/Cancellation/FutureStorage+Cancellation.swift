@@ -187,7 +187,8 @@ extension FutureStorage {
     /// (for a chained future, its vote on its upstream). Taken before the cancellation, which
     /// would release them.
     private func answerCancellationRequest() {
-        let actions = CancellationActions(takingNewestFirst: installRecord()._withUnsafeGuaranteedRef { $0.closeForRequest() })
+        let head = installRecord()._withUnsafeGuaranteedRef { $0.closeForRequest() }
+        let actions = CancellationActions(takingNewestFirst: head)
         if isChained { fail(.cancelled, error: nil) }
         actions.run()
     }

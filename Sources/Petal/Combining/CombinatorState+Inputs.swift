@@ -24,6 +24,7 @@ extension CombinatorState {
         let shared = state.shared
         var linked = false
         var counted: [FutureStorage<Element>] = []
+        let receiver = InputReceiver<Element> { index, outcome in input(shared.value, index, outcome) }
         for (index, future) in futures.enumerated() {
             if state.isDecided { break }
             if cancellingUpstream {
@@ -31,7 +32,7 @@ extension CombinatorState {
                     { shared.value.decide(.cancelled(indirectError: nil)) }
                 }
             }
-            future.storage.subscribe(.resolved { outcome in input(shared.value, index, outcome) })
+            future.storage.subscribe(.input(receiver, index: index))
         }
         result.addUpstreamVotes(counted)
         return Future(storage: result)

@@ -24,6 +24,9 @@ enum Callback<Value> {
     /// A promise resolved from this future (`Promise.resolve(from:)`); holding the promise keeps
     /// it from being abandoned while the source is pending, and repeats are reported as usual.
     case promise(Promise<Value>)
+    /// Input `index` of a combinator, all of whose inputs share one receiver: no context to
+    /// allocate per input, as a closure capturing the index would need.
+    case input(InputReceiver<Value>, index: Int)
 
     /// Calls the closure if `storage`'s outcome (of `kind`, already published) is one it
     /// observes, reading only what the closure takes: no `Outcome` is built on this path.
@@ -57,6 +60,7 @@ enum Callback<Value> {
         case .step(let receive): reader.deliver(to: receive)
         case .forward(let target): reader.resolve(target)
         case .promise(let promise): promise.resolve(with: reader.outcome)
+        case .input(let receiver, let index): receiver.receive(index, reader.outcome)
         }
     }
 
