@@ -48,6 +48,8 @@ let package = Package(
             dependencies: [
                 "CBenchSupport", "Contenders",
                 .product(name: "Petal", package: petalRoot.lastPathComponent.lowercased()),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
             ]),
         .executableTarget(
             name: "PetalBenchmarks",

@@ -1,34 +1,116 @@
 import CBenchSupport
+import NIOCore
+import NIOEmbedded
 import Petal
+import Synchronization
 
-/// Petal's share of one request of the example service's `petal` variant
-/// (`Examples/Service`, `PetalFanout`), without the server, the backends' timers or `await`:
-/// `calls` promises whose owners stop their call when asked, combined by `fulfillingWhen` and
-/// bounded by a 20 ms `timeout`; `answered` of them are fulfilled, and if that is not all, the
-/// deadline passes and the timeout gives up on the rest.
+/// One request of the example service (`Examples/Service`), without the server, the backends'
+/// timers or `await`, three ways: the `petal` variant's promises, combinator and timeout; the
+/// `nio` variant's `EventLoopPromise`s, `whenAllSucceed` and scheduled deadline; and the
+/// `callbacks` floor's countdown and scheduled deadline. Each backend call is a completion
+/// handler kept until the call answers (as the service's `BackendCall` keeps it), and a call
+/// given up on is stopped (one count). `answered` of `calls` answer; if that is not all, the
+/// deadline passes.
 ///
-/// For `Scripts/profile`: callgrind's counts of this loop are what a request's promises,
-/// combinator, timeout and cancellations cost, exactly. The clock is manual, so the timeout's
-/// deadline sits in a heap of its own and fires on this thread; the combined future is
-/// observed with a callback where the service awaits it.
+/// For `Scripts/profile`: callgrind's counts of these loops are what each variant's
+/// abstractions cost a request, exactly, where the server's CPU time is blurred by everything
+/// else on the machine. Everything runs on this thread: Petal's deadline on a manual clock,
+/// NIO's and the floor's on an `EmbeddedEventLoop`. The combined outcome is observed with a
+/// callback where the service awaits it.
 enum ServiceRequest {
-    /// The deadline's clock: moved by the loop, never by a thread.
-    private static let clock = DeadlineClock.manual()
+    /// The calls' completion handlers, as the backends keep them until they answer.
+    typealias Completion = (Int) -> Void
 
-    /// One request. Counts one delivery per call stopped and one for the combined outcome.
-    static func run(calls: Int, answered: Int) {
-        var promises: [Promise<Int>] = []
-        promises.reserveCapacity(calls)
+    /// The `petal` variant (`PetalFanout`).
+    static func petal(calls: Int, answered: Int) {
+        var completions: [Completion] = []
+        completions.reserveCapacity(calls)
         let futures = (0..<calls).map { _ in
             let promise = Promise<Int>()
+            completions.append { promise.fulfil(with: $0) }
             // The service's `call.cancel()`: stops the call when every consumer has given up.
             promise.cancelWhenRequested { bench_count_add() }
-            promises.append(promise)
             return promise.future
         }
-        let all = Future.fulfillingWhen(futures).timeout(after: .milliseconds(20), clock: clock)
+        let all = Future.fulfillingWhen(futures).timeout(after: .milliseconds(20), clock: petalClock)
         all.whenResolved { _ in bench_count_add() }
-        for (index, promise) in promises.prefix(answered).enumerated() { promise.fulfil(with: index) }
-        if answered < calls { clock.advance(by: .milliseconds(20)) }
+        answer(completions, count: answered)
+        if answered < calls { petalClock.advance(by: .milliseconds(20)) }
+    }
+
+    /// The `nio` variant (`NIOFanout`), already on the loop.
+    static func nio(calls: Int, answered: Int) {
+        let promises = (0..<calls).map { _ in loop.makePromise(of: Int.self) }
+        let completions: [Completion] = promises.map { promise in { promise.succeed($0) } }
+        let deadline = loop.scheduleTask(in: .milliseconds(20)) {
+            for (index, promise) in promises.enumerated() where index >= answered {
+                bench_count_add()  // the call's cancel()
+                promise.fail(DeadlinePassed())
+            }
+        }
+        let all = EventLoopFuture.whenAllSucceed(promises.map(\.futureResult), on: loop)
+        all.whenSuccess { _ in deadline.cancel() }
+        all.map { $0.reduce(0, +) }.whenComplete { _ in bench_count_add() }
+        answer(completions, count: answered)
+        if answered < calls { loop.advanceTime(by: .milliseconds(20)) }
+    }
+
+    /// The `callbacks` floor (`CallbackFanout`).
+    static func callbacks(calls: Int, answered: Int) {
+        let gathering = Gathering(expecting: calls)
+        let completions: [Completion] = (0..<calls).map { _ in { gathering.add($0) } }
+        gathering.setUp(
+            timeout: loop.scheduleTask(in: .milliseconds(20)) {
+                gathering.expire(stopping: calls - answered)
+            })
+        answer(completions, count: answered)
+        if answered < calls { loop.advanceTime(by: .milliseconds(20)) }
+    }
+
+    private static let petalClock = DeadlineClock.manual()
+    private static let loop = EmbeddedEventLoop()
+
+    private static func answer(_ completions: [Completion], count: Int) {
+        for (value, completion) in completions.prefix(count).enumerated() { completion(value) }
+    }
+
+    private struct DeadlinePassed: Error {}
+}
+
+/// The floor's state, as `CallbackFanout`'s: a sum, a countdown with one step for the set-up,
+/// and a flag for who finishes.
+private final class Gathering: @unchecked Sendable {
+    // @unchecked: one thread here; the atomics are the service's, kept for the same costs.
+    private let sum = Atomic<Int>(0)
+    private let remaining: Atomic<Int>
+    private let decided = Atomic<Bool>(false)
+    private var timeout: Scheduled<Void>?
+
+    init(expecting count: Int) {
+        remaining = Atomic(count + 1)
+    }
+
+    func add(_ value: Int) {
+        sum.wrappingAdd(value, ordering: .relaxed)
+        countDown()
+    }
+
+    func setUp(timeout: Scheduled<Void>) {
+        self.timeout = timeout
+        countDown()
+    }
+
+    func expire(stopping pending: Int) {
+        guard !decided.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        for _ in 0..<pending { bench_count_add() }  // each pending call's cancel()
+        bench_count_add()
+    }
+
+    private func countDown() {
+        guard remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0,
+            !decided.exchange(true, ordering: .acquiringAndReleasing)
+        else { return }
+        timeout?.cancel()
+        bench_count_add()
     }
 }
