@@ -94,16 +94,16 @@ if operation.hasPrefix("service request N=32") {
     }
     known = request != nil
 } else {
-switch contender {
-case "Petal": known = run(PetalContender.self, operation, count)
-case "C core": known = run(RawCoreContender.self, operation, count)
-case "C core (C11 atomics)":
-    print("C core (C11 atomics): built on \(RawCoreC11Contender.backend)")
-    known = RawCoreC11Contender.backend == "C11" && run(RawCoreC11Contender.self, operation, count)
-case "bare": known = run(BareContender.self, operation, count)
-case "Mutex": known = run(LockedContender<MutexPromise>.self, operation, count)
-default: known = false
-}
+    switch contender {
+    case "Petal": known = run(PetalContender.self, operation, count)
+    case "C core": known = run(RawCoreContender.self, operation, count)
+    case "C core (C11 atomics)":
+        print("C core (C11 atomics): built on \(RawCoreC11Contender.backend)")
+        known = RawCoreC11Contender.backend == "C11" && run(RawCoreC11Contender.self, operation, count)
+    case "bare": known = run(BareContender.self, operation, count)
+    case "Mutex": known = run(LockedContender<MutexPromise>.self, operation, count)
+    default: known = false
+    }
 }
 if !known {
     print("unknown operation or contender: \(operation), \(contender)")
