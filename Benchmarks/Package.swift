@@ -29,11 +29,15 @@ let package = Package(
             name: "CBenchCoreC11",
             dependencies: [.product(name: "Petal", package: petalRoot.lastPathComponent.lowercased())]
         ),
+        // The designs of the libraries users pick instead, generic over their value and compiled
+        // as a library is: nothing in it is @inlinable, so its callers cannot specialise it.
+        .target(name: "LibraryPromises"),
         // One small adapter per contender, the workloads, and the worker pool.
         .target(
             name: "Contenders",
             dependencies: [
                 "CBenchSupport",
+                "LibraryPromises",
                 "CBenchCoreC11",
                 .product(name: "Petal", package: petalRoot.lastPathComponent.lowercased()),
                 .product(name: "PetalNIO", package: petalRoot.lastPathComponent.lowercased()),
