@@ -86,7 +86,8 @@ public final class QueuePromise: @unchecked Sendable {
     }
 }
 
-/// The lock-based promises, each the design of a library users pick instead of Petal.
+/// The promises with these three calls on `Int`: the lock-based ones, each the design of a
+/// library users pick instead of Petal, and the generic designs of `LibraryPromises`.
 public protocol LockedPromise: AnyObject, Sendable {
     /// The name in tables and plots.
     static var contenderName: String { get }
@@ -107,7 +108,7 @@ extension QueuePromise: LockedPromise {
     public static let contenderName = "DispatchQueue"
 }
 
-/// One adapter for every lock-based promise.
+/// One adapter for every lock-based promise, and for the generic designs of `LibraryPromises`.
 public enum LockedContender<Promise: LockedPromise>: Contender {
     public static var name: String { Promise.contenderName }
     public static func make() -> Promise { Promise() }

@@ -1,4 +1,5 @@
 import Foundation
+import LibraryPromises
 
 /// Which cells a run measures: `PETAL_BENCH_PROFILE=full` selects more threads and longer runs.
 public struct Profile: Sendable {
@@ -65,9 +66,9 @@ public let contenders: [Entry] = [
     entry(RawCoreContender.self),
     RawCoreC11Contender.entry,
     entry(BareContender.self),
-    entry(GenericBareContender.self),
+    entry(LockedContender<GenericBarePromise<Int>>.self),
     entry(LockedContender<MutexPromise>.self),
-    entry(GenericMutexContender.self),
+    entry(LockedContender<GenericMutexPromise<Int>>.self),
     entry(LockedContender<NSLockPromise>.self),
     entry(LockedContender<QueuePromise>.self),
     entry(NIOForeignContender.self),

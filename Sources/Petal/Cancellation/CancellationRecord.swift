@@ -180,14 +180,9 @@ final class CancellationRecord: ManagedBuffer<CancellationRecord.Words, Void> {
         if isResolved() { releaseActions() }
     }
 
-    /// Closes the list for a request and returns its actions, oldest first, for the caller to
-    /// run. Only the request's winner calls it, once.
-    func takeActionsForRequest() -> CancellationActions {
-        CancellationActions(takingNewestFirst: closeForRequest())
-    }
-
-    /// Closes the list for a request and returns its head (see ``takeActionsForRequest()``),
-    /// for a caller that reaches the record without retaining it.
+    /// Closes the list for a request and returns its head, whose nodes the caller takes with
+    /// `CancellationActions(takingNewestFirst:)` and runs. Only the request's winner calls it,
+    /// once.
     func closeForRequest() -> petal_word {
         close(with: Self.closedByRequest)
     }
