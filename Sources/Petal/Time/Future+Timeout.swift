@@ -28,7 +28,8 @@ extension Future {
     ///
     /// When this future is already resolved, or `duration` is zero or negative, the answer is
     /// decided at once and the returned future is already resolved: no timer is involved, and
-    /// `context` is not used. A `duration` longer than ``DeadlineClock/longestWait`` (a century)
+    /// `context` is not used. A deadline already passed gives up on a pending receiver as any
+    /// expiry does (by a vote, unless `cancellingUpstream` is `false`). A `duration` longer than ``DeadlineClock/longestWait`` (a century)
     /// is shortened to it and reported as an ``PetalDiagnostic/Kind/adjustedArgument``: any `Duration` is safe here.
     ///
     /// Where callbacks run: the returned future is resolved on `context`. With `.inline` (the
@@ -70,7 +71,8 @@ extension Future {
     ///
     /// When this future is already resolved, or `deadline` has already passed, the answer is
     /// decided at once and the returned future is already resolved: no timer is involved, and
-    /// `context` is not used. A `deadline` more than ``DeadlineClock/longestWait`` (a century)
+    /// `context` is not used. A deadline already passed gives up on a pending receiver as any
+    /// expiry does (by a vote, unless `cancellingUpstream` is `false`). A `deadline` more than ``DeadlineClock/longestWait`` (a century)
     /// away is moved in to it and reported as an ``PetalDiagnostic/Kind/adjustedArgument``.
     ///
     /// Where callbacks run: the returned future is resolved on `context`. With `.inline` (the
@@ -104,8 +106,6 @@ extension Future {
         clock: DeadlineClock, cancellingUpstream: Bool
     ) -> Future<Value> {
         let expired = FutureTimeoutError(deadline: deadline, duration: duration)
-        guard deadline > now else { return .rejected(with: expired) }
-
         // Unchecked: the timer thread resolves `output` with an error only and never touches a
         // value; a value moves only from the receiver's resolving thread (or `context`) to the
         // output's callbacks, exactly as it does for the receiver's own callbacks (see
@@ -117,14 +117,9 @@ extension Future {
             output.value.giveUpUpstream()
             Self.resolve(output.value, with: .rejected(expired), on: context)
         }
-        // Scheduled before subscribing: a receiver resolving in between must find the entry to
-        // remove, or the entry would stay in the heap until its deadline.
-        do {
-            try scheduler.schedule(entry)
-        } catch {
-            // No timer thread: the timeout cannot be kept, and saying so beats never firing.
-            return .rejected(with: error)
-        }
+        // Linked before the deadline is scheduled: a deadline that passes at once must find the
+        // link to vote through, or the receiver's work would wait for a vote that never comes.
+        // Nobody can ask `output` before it is returned, so the entry is scheduled by then.
         if cancellingUpstream {
             // A request on the timeout's future takes the deadline's place: whoever takes the
             // entry out of the heap decides, here for a cancellation.
@@ -136,12 +131,32 @@ extension Future {
                 }
             }
         }
+        guard deadline > now else { return Self.decided(output, with: expired) }
+        // Scheduled before subscribing: a receiver resolving in between must find the entry to
+        // remove, or the entry would stay in the heap until its deadline.
+        do {
+            try scheduler.schedule(entry)
+        } catch {
+            // No timer thread: the timeout cannot be kept, and saying so beats never firing.
+            return Self.decided(output, with: error)
+        }
         storage.subscribe(
             .resolved { outcome in
                 // Whoever takes the entry out of the heap decides: here the receiver, in time.
                 guard scheduler.cancel(entry) else { return }
                 Self.resolve(output.value, with: Self.following(outcome), on: context)
             })
+        return Future(storage: output.value)
+    }
+
+    /// A timeout decided before any deadline was kept (one already past, or no timer thread to
+    /// keep it): rejected with `error` at once, on this thread, giving up on the receiver as an
+    /// expiry does.
+    private static func decided(
+        _ output: UncheckedSendableBox<FutureStorage<Value>>, with error: any Error
+    ) -> Future<Value> {
+        output.value.giveUpUpstream()
+        _ = output.value.resolve(with: .rejected(error))
         return Future(storage: output.value)
     }
 

@@ -173,6 +173,22 @@ struct TimeoutTests {
         #expect(timeouts.allSatisfy { timeoutError($0.peek() ?? .fulfilled(0)) != nil })
     }
 
+    @Test("a deadline already passed gives up on the receiver's work at once, as an expiry does, unless told not to")
+    func pastDeadlineVotes() {
+        let asked = Counter()
+        let promise = Promise<Int>()
+        promise.cancelWhenRequested { asked.increment() }
+        let kept = promise.future.timeout(after: .zero, cancellingUpstream: false)
+        #expect(timeoutError(kept.peek() ?? .fulfilled(0)) != nil)
+        #expect(asked.value == 0)
+        #expect(!promise.isResolved)
+        let given = promise.future.timeout(at: .now.advanced(by: .seconds(-1)))
+        #expect(timeoutError(given.peek() ?? .fulfilled(0)) != nil)
+        // Its only counted dependent gave up: the work is asked, and its future cancelled.
+        #expect(asked.value == 1)
+        #expect(promise.future.peek()?.isCancelled == true)
+    }
+
     // MARK: Where callbacks run
 
     @Test("every timed-out future's inline callbacks run on the one timer thread, not the caller's")
@@ -407,6 +423,23 @@ extension TimeoutTests {
         #expect(starter.calls.value == 2)
         promise.fulfil(with: 1)
         #expect(refused.peek()?.error is TimerUnavailableError)  // decided once, for good
+    }
+}
+
+extension TimeoutTests {
+    @Test("a timeout refused for want of a timer thread gives up on the receiver's work, as an expiry does")
+    func refusedTimeoutVotes() {
+        let starter = FlakyThreadStarter(failures: 1)
+        let scheduler = DeadlineScheduler(startThread: starter.start)
+        defer { scheduler.stop() }
+        let asked = Counter()
+        let promise = Promise<Int>()
+        promise.cancelWhenRequested { asked.increment() }
+        let refused = promise.future.timeout(after: .seconds(600), clock: DeadlineClock(scheduler: scheduler))
+        #expect(refused.peek()?.error is TimerUnavailableError)
+        #expect(asked.value == 1)
+        #expect(promise.future.peek()?.isCancelled == true)
+        #expect(scheduler.pendingCount == 0)
     }
 }
 
