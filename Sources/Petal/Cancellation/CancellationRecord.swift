@@ -28,9 +28,15 @@ import CPetal
 /// the future resolves, which releases what it took unrun. An action pushed after the close
 /// sees the sentinel and runs at once (request) or is dropped (resolution).
 ///
-/// Shared between threads although `ManagedBuffer` cannot be `Sendable`: its header is reached
-/// only through C atomics, and an action node is immutable once pushed until the one thread that
-/// closed the list takes it.
+/// A promise's own stop (``Promise/cancelWhenRequested(on:stopping:)``, the one action almost
+/// every producer registers) is the list's action zero, kept in the record rather than in a node:
+/// one allocation less per promise. It is set before the record is published and belongs, like
+/// the nodes, to whoever closes the list: run first by a request's winner, released unrun by
+/// the resolution.
+///
+/// Shared between threads although `ManagedBuffer` cannot be `Sendable`: its words are reached
+/// only through C atomics, and an action (node or action zero) is immutable once published until
+/// the one thread that closed the list takes it.
 @usableFromInline
 final class CancellationRecord: ManagedBuffer<CancellationRecord.Words, Void> {
     /// The record's atomic words.
@@ -44,6 +50,9 @@ final class CancellationRecord: ManagedBuffer<CancellationRecord.Words, Void> {
         /// future always has a record, so the job keeps its state here rather than in an
         /// allocation of its own.
         var producerState: petal_atomic_word
+        /// Action zero: the stop of the promise whose future this is, if it registered it
+        /// before anything else made a record; taken by whoever closes the list.
+        var producerStop: Action?
     }
 
     /// An action that answers a request.
@@ -64,13 +73,15 @@ final class CancellationRecord: ManagedBuffer<CancellationRecord.Words, Void> {
     static let openCount = StripedCounter()
 
     /// A record with an empty request word and no actions.
-    static func make(producerState: petal_word = 0) -> CancellationRecord {
+    static func make(
+        request: petal_word = 0, producerState: petal_word = 0, producerStop: Action? = nil
+    ) -> CancellationRecord {
         openCount.add(1)
         return unsafeDowncast(
             create(minimumCapacity: 0) { _ in
                 Words(
-                    request: petal_atomic_word(value: 0), actions: petal_atomic_word(value: 0),
-                    producerState: petal_atomic_word(value: producerState))
+                    request: petal_atomic_word(value: request), actions: petal_atomic_word(value: 0),
+                    producerState: petal_atomic_word(value: producerState), producerStop: producerStop)
             },
             to: CancellationRecord.self
         )
@@ -180,26 +191,40 @@ final class CancellationRecord: ManagedBuffer<CancellationRecord.Words, Void> {
         if isResolved() { releaseActions() }
     }
 
-    /// Closes the list for a request and returns its head, whose nodes the caller takes with
-    /// `CancellationActions(takingNewestFirst:)` and runs. Only the request's winner calls it,
-    /// once.
-    func closeForRequest() -> petal_word {
-        close(with: Self.closedByRequest)
+    /// Closes the list for a request and returns what it held: the head, whose nodes the caller
+    /// takes with `CancellationActions(takingNewestFirst:)`, and action zero, which the caller
+    /// runs first. Only the request's winner calls it, once; nothing when the resolution closed
+    /// the list first.
+    func closeForRequest() -> (head: petal_word, producerStop: Action?) {
+        guard let head = close(with: Self.closedByRequest) else { return (0, nil) }
+        return (head, takeProducerStop())
     }
 
     /// Closes the list for the future's resolution and releases its actions unrun.
     func releaseActions() {
-        CancellationActions.release(newestFirst: close(with: Self.closedByResolution))
+        guard let head = close(with: Self.closedByResolution) else { return }
+        _ = takeProducerStop()
+        CancellationActions.release(newestFirst: head)
     }
 
     /// Exchanges the list for `sentinel` unless it is closed already; returns the head it held
-    /// (0 for none), whose nodes the caller now owns.
-    private func close(with sentinel: petal_word) -> petal_word {
+    /// (0 for none), whose nodes the caller now owns, or `nil` if another thread closed it.
+    private func close(with sentinel: petal_word) -> petal_word? {
         var head = petal_atomic_word_load(actionsWord)
         while head > Self.closedByResolution || head == 0 {
             // FULL: acquires the nodes their pushers released.
             if petal_atomic_word_exchange(actionsWord, &head, sentinel) != 0 { return head }
         }
-        return 0
+        return nil
+    }
+
+    /// Action zero, taken out by the thread that closed the list (once). Set before the record
+    /// was published by the slot's FULL compare-and-swap, which every closer's path loaded.
+    private func takeProducerStop() -> Action? {
+        withUnsafeMutablePointerToHeader { words in
+            guard words.pointee.producerStop != nil else { return nil }
+            defer { words.pointee.producerStop = nil }
+            return words.pointee.producerStop
+        }
     }
 }

@@ -75,7 +75,9 @@ extension Promise {
     ///   indirect error, on the requesting thread first, so its observers hear of it at once and
     ///   a `stop` that releases the last reference to this promise (the request's completion
     ///   handler, say) cannot have it abandoned; then `stop` runs on `context`.
-    /// - Costs one small allocation (the action), and no weak reference: a handler that captures
+    /// - Costs one small allocation (the future's cancellation record, which keeps the stop
+    ///   itself when this is the promise's first use of cancellation, the usual case; a node
+    ///   beside it otherwise), and no weak reference: a handler that captures
     ///   its promise weakly pays for the promise's weak-reference side table.
     /// - A resolution of this promise afterwards (a reply that raced the cancellation) is a
     ///   repeat, reported as any other, unless the promise ignores repeats
@@ -84,10 +86,9 @@ extension Promise {
     public func cancelWhenRequested<Context: ExecutionContext>(
         on context: Context = .inline, stopping stop: @escaping @Sendable () -> Void
     ) {
-        future.storage.markPropagating()
-        // The action holds the future's storage, which holds the action in its record only
-        // until the first request or the resolution: a cycle that always ends, since a future
-        // always resolves (a promise dropped unresolved cancels it).
+        // The stop is held by the future's record until the first request or the resolution: a
+        // cycle through whatever the stop captures (the promise, say) always ends, since a
+        // future always resolves (a promise dropped unresolved cancels it).
         let stop = CallbackContext.carrying(stop)
         let stopping: @Sendable () -> Void
         if Context.self == InlineExecutionContext.self {
@@ -95,7 +96,7 @@ extension Promise {
         } else {
             stopping = { context.execute(stop) }
         }
-        future.storage.addCancellationAction(ProducerStop(cancelling: future.storage, then: stopping))
+        future.storage.addProducerStop(stopping)
     }
 }
 

@@ -164,7 +164,7 @@ extension FutureStorage {
     @usableFromInline
     final func giveUpUpstream() {
         guard let record = installedRecord else { return }
-        CancellationActions(takingNewestFirst: record._withUnsafeGuaranteedRef { $0.closeForRequest() }).run()
+        runActions(record._withUnsafeGuaranteedRef { $0.closeForRequest() })
     }
 
     /// Asks this future to cancel on behalf of whoever holds it: unconditional, once.
@@ -187,10 +187,47 @@ extension FutureStorage {
     /// (for a chained future, its vote on its upstream). Taken before the cancellation, which
     /// would release them.
     private func answerCancellationRequest() {
-        let head = installRecord()._withUnsafeGuaranteedRef { $0.closeForRequest() }
-        let actions = CancellationActions(takingNewestFirst: head)
+        let closed = installRecord()._withUnsafeGuaranteedRef { $0.closeForRequest() }
         if isChained { fail(.cancelled, error: nil) }
+        runActions(closed)
+    }
+
+    /// Runs what a close for a request took: action zero first (the promise's stop: this
+    /// future is cancelled, as `ProducerStop` does, then the stop runs), then the nodes,
+    /// oldest first.
+    private func runActions(_ closed: (head: petal_word, producerStop: CancellationRecord.Action?)) {
+        let actions = CancellationActions(takingNewestFirst: closed.head)
+        if let stop = closed.producerStop {
+            _ = fail(.cancelled, error: nil)
+            stop()
+        }
         actions.run()
+    }
+
+    /// Registers a promise's stop to answer a request (this future is cancelled, then `stop`
+    /// runs), and makes the future propagate requests. When the future has no record yet, as is
+    /// usual for a promise just made, the stop is the new record's action zero: no node is
+    /// allocated. Otherwise it is a `ProducerStop` node.
+    @usableFromInline
+    final func addProducerStop(_ stop: @escaping CancellationRecord.Action) {
+        if installedRecord == nil {
+            CancellationRecord.checkLayout()
+            let record = Unmanaged.passRetained(
+                CancellationRecord.make(request: CancellationRecord.propagates, producerStop: stop))
+            var seen: petal_word = 0
+            // FULL: publishes the record, action zero included. Then the cell is loaded: a
+            // resolution publishes with a FULL compare-and-swap before it loads this slot, so
+            // one of the two sees the other and the stop is never left behind by both (a close
+            // happens once, whoever makes it).
+            if petal_atomic_word_exchange(cancellationSlot, &seen, petal_word(UInt(bitPattern: record.toOpaque()))) != 0
+            {
+                if isResolved { record._withUnsafeGuaranteedRef { $0.releaseActions() } }
+                return
+            }
+            record.release()  // another thread installed a record first: a node goes there
+        }
+        markPropagating()
+        addCancellationAction(ProducerStop(cancelling: self, then: stop))
     }
 }
 
