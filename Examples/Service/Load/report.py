@@ -3,8 +3,10 @@
 
     report.py record  --variant V --n N --round R --wrk FILE --stats-before FILE --stats-after FILE
                       --cpu-before TICKS --cpu-after TICKS --out runs.jsonl
+    report.py pair    --round R --n N --out pairs.jsonl
+                      --side VARIANT WRK STATS-BEFORE STATS-AFTER TICKS-BEFORE TICKS-AFTER  (twice)
     report.py summarize --runs runs.jsonl --final-stats FILE --rss-before KB --rss-after KB
-                      --out-dir DIR [--readme README.md] [--env KEY=VALUE ...]
+                      [--pairs pairs.jsonl] --out-dir DIR [--readme README.md] [--env KEY=VALUE ...]
 
 `summarize` writes DIR/results.json, DIR/results.md and a latency-by-percentile plot
 (DIR/latency.png with matplotlib, else DIR/latency.svg drawn by hand), replaces the marked
@@ -97,6 +99,99 @@ def record(args):
         f"cpu {entry['cpu_us_per_request'] or 0:7.1f} us/req{mark}",
         flush=True,
     )
+
+
+def side_result(variant, wrk_path, before_path, after_path, cpu_before, cpu_after, clk_tck):
+    """CPU per request of one side of a pair: one variant loaded in a server of its own."""
+    wrk = wrk_result(wrk_path)
+    before = read_json(before_path)["variants"][variant]
+    after = read_json(after_path)["variants"][variant]
+    served = (after["completed"] - before["completed"]) + (after["timedOut"] - before["timedOut"])
+    problems = []
+    if wrk["requests"] > served or served - wrk["requests"] > CONNECTIONS:
+        problems.append(f"{variant}: wrk counted {wrk['requests']} responses, the server answered {served}")
+    sockets = {k: v for k, v in wrk["errors"].items() if k != "status" and v}
+    if sockets:
+        problems.append(f"{variant}: socket errors or timeouts: {sockets}")
+    cpu_seconds = (int(cpu_after) - int(cpu_before)) / clk_tck
+    return {
+        "variant": variant,
+        "served": served,
+        "cpu_us_per_request": cpu_seconds * 1e6 / served if served else None,
+        "problems": problems,
+    }
+
+
+def pair(args):
+    first, second = (side_result(*side, args.clk_tck) for side in args.side)
+    entry = {"round": args.round, "n": args.n, "sides": [first, second], "problems": first["problems"] + second["problems"]}
+    if first["cpu_us_per_request"] is not None and second["cpu_us_per_request"] is not None:
+        entry["difference_us_per_call"] = (first["cpu_us_per_request"] - second["cpu_us_per_request"]) / args.n
+    with open(args.out, "a") as file:
+        file.write(json.dumps(entry) + "\n")
+    mark = "" if not entry["problems"] else "  PROBLEM: " + "; ".join(entry["problems"])
+    print(
+        f"  round {args.round} n={args.n:<2} {first['variant']:9} {first['cpu_us_per_request'] or 0:7.1f} us/req  "
+        f"{second['variant']:9} {second['cpu_us_per_request'] or 0:7.1f} us/req  "
+        f"difference {entry.get('difference_us_per_call', 0):+.2f} us/call{mark}",
+        flush=True,
+    )
+
+
+def paired_table(pairs):
+    """Per pair (in the order first run, the first variant named first) and N: the median and the
+    range over rounds of the first variant's CPU per request minus the second's, divided by N.
+    Rounds alternate which server each side uses, so the median covers both placements."""
+    table = {}
+    for entry in pairs:
+        if "difference_us_per_call" not in entry:
+            continue
+        name = f"{entry['sides'][0]['variant']} − {entry['sides'][1]['variant']}"
+        if entry["round"] % 2 == 0:
+            # Even rounds list the sides the other way round (they swap servers): undo it.
+            name = f"{entry['sides'][1]['variant']} − {entry['sides'][0]['variant']}"
+            difference = -entry["difference_us_per_call"]
+        else:
+            difference = entry["difference_us_per_call"]
+        table.setdefault(name, {}).setdefault(entry["n"], []).append(difference)
+    return {
+        name: {
+            n: {"median": statistics.median(values), "min": min(values), "max": max(values), "rounds": len(values)}
+            for n, values in sorted(by_n.items())
+        }
+        for name, by_n in table.items()
+    }
+
+
+def paired_markdown(paired, rounds, duration):
+    if not paired:
+        return ""
+    calls = sorted({n for by_n in paired.values() for n in by_n})
+    lines = [
+        "**Paired CPU per backend call**: each variant and the one it is compared with loaded at the same "
+        f"time, in two servers of their own (wrk -t1 -c8 each, {duration} s), {rounds} round(s) per N with the "
+        "two swapping servers; the difference of their CPU per request, divided by N, in µs: median of the "
+        "rounds [lowest, highest].",
+        "",
+        "| pair | " + " | ".join(f"N = {n}" for n in calls) + " |",
+        "|---|" + "---:|" * len(calls),
+    ]
+    for name, by_n in paired.items():
+        cells = []
+        for n in calls:
+            cell = by_n.get(n)
+            cells.append("–" if cell is None else f"{cell['median']:+.2f} [{cell['min']:+.2f}, {cell['max']:+.2f}]")
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    petal, nio = paired.get("petal − callbacks", {}), paired.get("nio − callbacks", {})
+    shares = [
+        f"N = {n}: {petal[n]['median'] / nio[n]['median']:.2f}"
+        for n in calls
+        if n in petal and n in nio and nio[n]["median"] > 0
+    ]
+    if shares:
+        lines += ["", "Petal's cost above the floor as a share of NIO's (medians): " + ", ".join(shares) + "."]
+    lines.append("")
+    return "\n".join(lines)
 
 
 def median(values):
@@ -260,8 +355,14 @@ def summarize(args):
     meta["rss_kb_before_load"] = args.rss_before
     meta["rss_kb_after_load"] = args.rss_after
     table = aggregate(runs)
+    pairs = []
+    if args.pairs:
+        with open(args.pairs) as file:
+            pairs = [json.loads(line) for line in file if line.strip()]
+    paired = paired_table(pairs)
 
     problems = [f"round {r['round']} n={r['n']} {r['variant']}: {p}" for r in runs for p in r["problems"]]
+    problems += [f"paired round {e['round']} n={e['n']}: {p}" for e in pairs for p in e["problems"]]
     warnings = []
     for variant, counts in final["variants"].items():
         if counts["pending"]:
@@ -281,7 +382,17 @@ def summarize(args):
     os.makedirs(args.out_dir, exist_ok=True)
     image = plot(table, args.out_dir)
     body = markdown(table, meta)
-    results = {"meta": meta, "summary": table, "final_stats": final, "runs": runs, "problems": problems}
+    if paired:
+        body += "\n" + paired_markdown(paired, meta["rounds"], meta.get("duration", "?"))
+    results = {
+        "meta": meta,
+        "summary": table,
+        "paired": paired,
+        "final_stats": final,
+        "runs": runs,
+        "pairs": pairs,
+        "problems": problems,
+    }
     with open(os.path.join(args.out_dir, "results.json"), "w") as file:
         json.dump(results, file, indent=2, sort_keys=True)
         file.write("\n")
@@ -334,16 +445,23 @@ def main():
     rec.add_argument("--cpu-after", type=int, required=True)
     rec.add_argument("--clk-tck", type=int, default=os.sysconf("SC_CLK_TCK"))
     rec.add_argument("--out", required=True)
+    pairing = commands.add_parser("pair")
+    pairing.add_argument("--round", type=int, required=True)
+    pairing.add_argument("--n", type=int, required=True)
+    pairing.add_argument("--side", nargs=6, action="append", required=True, metavar="ARG")
+    pairing.add_argument("--clk-tck", type=int, default=os.sysconf("SC_CLK_TCK"))
+    pairing.add_argument("--out", required=True)
     summary = commands.add_parser("summarize")
     summary.add_argument("--runs", required=True)
     summary.add_argument("--final-stats", required=True)
+    summary.add_argument("--pairs")
     summary.add_argument("--rss-before", required=True)
     summary.add_argument("--rss-after", required=True)
     summary.add_argument("--out-dir", required=True)
     summary.add_argument("--readme")
     summary.add_argument("--env", action="append", default=[])
     args = parser.parse_args()
-    record(args) if args.command == "record" else summarize(args)
+    {"record": record, "pair": pair, "summarize": summarize}[args.command](args)
 
 
 if __name__ == "__main__":
