@@ -61,12 +61,15 @@ struct DiagnosticsPolicyTests {
 
     @Test("the repeat policy costs the promise handle no bytes")
     func handleSize() {
-        let reporting = Promise<Int>()
-        let ignoring = Promise<Int>(onRepeatedResolution: .ignore)
-        for promise in [reporting, ignoring] {
-            // Object header 16 + future 8 + site 32 (the policy sits in the StaticString's
-            // padding): 56 bytes asked, which glibc serves from a 64-byte chunk with 56 usable.
-            #expect(petal_allocation_size(Unmanaged.passUnretained(promise).toOpaque()) <= 56)
+        // Object header 16 + future 8 + site 32 (the policy sits in the StaticString's padding):
+        // 56 bytes asked, which glibc serves from a 64-byte chunk with 56 usable. glibc may also
+        // hand out a larger free chunk it does not split (usable 72 after a busy run), so the
+        // smallest of a few handles is the one that tells what was asked.
+        for policy in [RepeatedResolutionPolicy.report, .ignore] {
+            let promises = (0..<32).map { _ in Promise<Int>(onRepeatedResolution: policy) }
+            let smallest = promises.map { petal_allocation_size(Unmanaged.passUnretained($0).toOpaque()) }.min()
+            #expect(smallest.map { $0 <= 56 } == true, "\(policy): \(String(describing: smallest)) usable bytes")
+            for promise in promises { promise.cancel() }
         }
     }
 }
