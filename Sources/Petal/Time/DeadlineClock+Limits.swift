@@ -18,6 +18,7 @@ extension DeadlineClock {
     /// `duration`, shortened to ``longestWait`` when longer (reported as an adjustment of
     /// `parameter`); shorter ones are returned as they are, but for negative ones beyond
     /// `-longestWait`, which become that (already over either way: not reported).
+    @usableFromInline
     static func boundedWait(_ duration: Duration, for parameter: StaticString) -> Duration {
         // As far in the past is as good as any: already over, and nothing to report.
         guard duration > longestWait else { return Swift.max(duration, .zero - longestWait) }
@@ -29,6 +30,7 @@ extension DeadlineClock {
 
     /// `deadline`, moved in to ``longestWait`` after `now` when later (reported as an
     /// adjustment of `parameter`).
+    @usableFromInline
     static func boundedDeadline(
         _ deadline: ContinuousClock.Instant, after now: ContinuousClock.Instant, for parameter: StaticString
     ) -> ContinuousClock.Instant {

@@ -17,6 +17,7 @@
 /// ``FutureTimeoutError/deadline`` read the same way whichever clock keeps them.
 public final class DeadlineClock: Sendable {
     /// The deadlines this clock keeps, and its time.
+    @usableFromInline
     let scheduler: DeadlineScheduler
 
     init(scheduler: DeadlineScheduler) {

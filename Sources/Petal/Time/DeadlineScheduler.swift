@@ -10,6 +10,7 @@
 ///
 /// An entry remembers where it sits in the scheduler's heap, so the scheduler can remove it in
 /// O(log n) when the future it guards resolves first.
+@usableFromInline
 final class DeadlineEntry: @unchecked Sendable {
     // @unchecked: `deadline` is immutable; `sequence`, `heapIndex` and `action` are only touched
     // with the owning scheduler's mutex held.
@@ -26,6 +27,7 @@ final class DeadlineEntry: @unchecked Sendable {
 
     static let notScheduled = -1
 
+    @usableFromInline
     init(deadline: ContinuousClock.Instant, action: @escaping @Sendable () -> Void) {
         self.deadline = deadline
         self.action = action
@@ -48,6 +50,7 @@ final class DeadlineEntry: @unchecked Sendable {
 /// pthread primitives rather than `Synchronization.Mutex` or a `DispatchSourceTimer`:
 /// ThreadSanitizer intercepts and understands them, so sanitised builds of Petal's users see
 /// the ordering this type relies on.
+@usableFromInline
 final class DeadlineScheduler: @unchecked Sendable {
     // @unchecked: `heap`, `nextSequence`, `threadStarted` and `stopping` are only touched with
     // `monitor` locked; `monitor` never changes.
@@ -118,6 +121,7 @@ final class DeadlineScheduler: @unchecked Sendable {
     ///
     /// - Throws: ``TimerUnavailableError`` if the timer thread was not running and could not be
     ///   started: the entry is not scheduled (a later call tries again).
+    @usableFromInline
     func schedule(_ entry: DeadlineEntry) throws(TimerUnavailableError) {
         let failure: Int32 = withLock {
             precondition(entry.heapIndex == DeadlineEntry.notScheduled, "Petal: a deadline was scheduled twice")
@@ -150,6 +154,7 @@ final class DeadlineScheduler: @unchecked Sendable {
     /// - Returns: `true` if this call removed it: its action will never run. `false` if it was
     ///   no longer scheduled: the timer thread took it (its action runs or has run) or it was
     ///   already cancelled.
+    @usableFromInline
     func cancel(_ entry: DeadlineEntry) -> Bool {
         withLock {
             guard entry.heapIndex != DeadlineEntry.notScheduled else { return false }

@@ -46,6 +46,7 @@ extension Future {
     ///     tests.
     ///   - cancellingUpstream: Whether the deadline passing, or a request on the returned
     ///     future, asks this future's work to stop by a vote (the default); `false` lets it run.
+    @inlinable
     public func timeout<Context: ExecutionContext>(
         after duration: Duration, on context: Context = .inline, clock: DeadlineClock = .continuous,
         cancellingUpstream: Bool = true
@@ -53,7 +54,7 @@ extension Future {
         if let outcome = storage.peek() { return Self.following(outcome, of: self) }
         let now = clock.now
         let bounded = DeadlineClock.boundedWait(duration, for: "Future.timeout(after:)")
-        return timeout(
+        return scheduledTimeout(
             at: now.advanced(by: bounded), duration: bounded, now: now, on: context, clock: clock,
             cancellingUpstream: cancellingUpstream)
     }
@@ -89,19 +90,23 @@ extension Future {
     ///     tests.
     ///   - cancellingUpstream: Whether the deadline passing, or a request on the returned
     ///     future, asks this future's work to stop by a vote (the default); `false` lets it run.
+    @inlinable
     public func timeout<Context: ExecutionContext>(
         at deadline: ContinuousClock.Instant, on context: Context = .inline, clock: DeadlineClock = .continuous,
         cancellingUpstream: Bool = true
     ) -> Future<Value> {
         if let outcome = storage.peek() { return Self.following(outcome, of: self) }
         let now = clock.now
-        return timeout(
+        return scheduledTimeout(
             at: DeadlineClock.boundedDeadline(deadline, after: now, for: "Future.timeout(at:)"), duration: nil,
             now: now, on: context, clock: clock, cancellingUpstream: cancellingUpstream)
     }
 
-    /// The timeout of a receiver seen pending.
-    private func timeout<Context: ExecutionContext>(
+    /// The timeout of a receiver seen pending. Inlinable, as the entry points are, so that the
+    /// timeout's own future and callbacks are specialised for the caller's value type: a
+    /// service's request pays no run-time metadata lookups for them.
+    @inlinable
+    func scheduledTimeout<Context: ExecutionContext>(
         at deadline: ContinuousClock.Instant, duration: Duration?, now: ContinuousClock.Instant, on context: Context,
         clock: DeadlineClock, cancellingUpstream: Bool
     ) -> Future<Value> {
@@ -152,7 +157,8 @@ extension Future {
     /// A timeout decided before any deadline was kept (one already past, or no timer thread to
     /// keep it): rejected with `error` at once, on this thread, giving up on the receiver as an
     /// expiry does.
-    private static func decided(
+    @inlinable
+    static func decided(
         _ output: UncheckedSendableBox<FutureStorage<Value>>, with error: any Error
     ) -> Future<Value> {
         output.value.giveUpUpstream()
@@ -162,20 +168,23 @@ extension Future {
 
     /// What a timeout's future does when the receiver resolves in time with `outcome`: the same,
     /// except that a rejection upstream is a cancellation here.
-    private static func following(_ outcome: Outcome<Value>) -> Outcome<Value> {
+    @inlinable
+    static func following(_ outcome: Outcome<Value>) -> Outcome<Value> {
         guard case .rejected(let error) = outcome else { return outcome }
         return .cancelled(indirectError: error)
     }
 
     /// The answer for a receiver already resolved with `outcome`: the receiver itself when the
     /// outcome carries over unchanged (no allocation), otherwise a new resolved future.
-    private static func following(_ outcome: Outcome<Value>, of receiver: Future<Value>) -> Future<Value> {
+    @inlinable
+    static func following(_ outcome: Outcome<Value>, of receiver: Future<Value>) -> Future<Value> {
         guard case .rejected(let error) = outcome else { return receiver }
         return .cancelled(withIndirectError: error)
     }
 
     /// Resolves `output` on `context`, silently if it is already resolved.
-    private static func resolve<Context: ExecutionContext>(
+    @inlinable
+    static func resolve<Context: ExecutionContext>(
         _ output: FutureStorage<Value>, with outcome: Outcome<Value>, on context: Context
     ) {
         if Context.self == InlineExecutionContext.self {
