@@ -48,9 +48,12 @@ extension Future {
     /// - Returns: a future fulfilled with what `body` returns, or rejected with what it throws.
     @inlinable
     @discardableResult
+    @_disfavoredOverload
     public static func start<Context: ExecutionContext>(
         on context: Context = .inline, executing body: @escaping @Sendable () throws -> Value
     ) -> Future<Value> {
+        // Disfavoured beside the future-returning form below, so that a closure that only throws
+        // (either form would do) is not ambiguous: it rejects the same way through both.
         let storage = FutureStorage<Value>.makePending()
         // The storage is resolved only by this one run, and a Future of a non-Sendable value
         // cannot leave this thread, so handing it to the context is sound.
@@ -59,6 +62,48 @@ extension Future {
             storage.settle(body)
         } else {
             context.execute({ target.value.settle(body) }, ifDropped: dropped(target.value, by: context))
+        }
+        return Future(storage: storage)
+    }
+
+    /// Runs `body` on `context` and returns a future that follows the future `body` returns: a
+    /// hop onto a context (an event loop, say) for work that is itself asynchronous, with
+    /// requests passed on.
+    ///
+    /// ```swift
+    /// // Fan out from the event loop whose timers answer the calls, as NIO's `flatSubmit` does.
+    /// let reply = Future.start(on: .eventLoop(loop)) {
+    ///     Future.fulfillingWhen(backends.map { $0.call(on: loop) }).timeout(after: .milliseconds(20))
+    /// }
+    /// let sums = try await reply.value(cancellingUpstream: true)
+    /// ```
+    ///
+    /// - Where and when: `body` runs once on `context` (with `.inline`, on this thread before
+    ///   this returns), unless the returned future was cancelled by a request before it could
+    ///   run: then it never runs.
+    /// - Returns: a future resolved exactly as the future `body` returns (fulfilled, rejected or
+    ///   cancelled alike: that future is this work); rejected with what `body` throws.
+    /// - Cancellation: the returned future passes requests on from the start, as a job's does.
+    ///   A request on it (a task awaiting it with `cancellingUpstream: true` that is cancelled,
+    ///   a combinator or a timeout over it that gives up) cancels it at once, and votes on the
+    ///   future `body` returned, as a chained future votes on its receiver: at once, or when
+    ///   `body` returns, if it has not yet. So one `await` covers the hop and the work, and
+    ///   cancelling the awaiting task still reaches the work.
+    /// - Costs the returned future and its cancellation record, and the hand-over to `context`.
+    @inlinable
+    @discardableResult
+    public static func start<Context: ExecutionContext>(
+        on context: Context = .inline, executing body: @escaping @Sendable () throws -> Future<Value>
+    ) -> Future<Value> {
+        let storage = FutureStorage<Value>.makePending()
+        // Propagating from the start, so that whoever awaits or combines it now is counted; a
+        // request cancels it at once (action zero, with nothing more to stop).
+        storage.addProducerStop {}
+        let target = UncheckedSendableBox(storage)
+        if Context.self == InlineExecutionContext.self {
+            storage.followStarted(body)
+        } else {
+            context.execute({ target.value.followStarted(body) }, ifDropped: dropped(target.value, by: context))
         }
         return Future(storage: storage)
     }
@@ -127,5 +172,26 @@ extension Job {
     static func group(_ jobs: [Job<Input, Output>], pool: CancellationPool?) -> Future<[Output]> {
         if let pool { pool.add(contentsOf: jobs) }
         return Future<[Output]>.fulfillingWhen(jobs.map(\.future))
+    }
+}
+
+extension FutureStorage {
+    /// `Future.start(on:executing:)` for a future-returning `body`: runs it unless this future
+    /// was cancelled first, votes on the future it returns when a request reached this one (or
+    /// when one does), and follows it.
+    @inlinable
+    func followStarted(_ body: () throws -> Future<Value>) {
+        guard !isResolved else { return }
+        let source: Future<Value>
+        do {
+            source = try body()
+        } catch {
+            fail(.rejected, error: error)
+            return
+        }
+        // Linked before following: a request that already reached this future finds its action
+        // list closed, so the vote added here is cast at once.
+        if source.storage.propagatesRequests { source.storage.linkDependent(self) }
+        source.storage.subscribe(.forward(self))
     }
 }
