@@ -1,12 +1,13 @@
 import NIOCore
 import Petal
+import PetalNIO
 
-/// The fan-out with Petal: each backend call is a `Promise<Int>`; `fulfillingWhen` combines
-/// them, `timeout` bounds the whole, and the handler awaits the result.
+/// The fan-out with Petal: on the request's event loop, each backend call is a `Promise<Int>`;
+/// `fulfillingWhen` combines them, `timeout` bounds the whole, and the handler awaits the result.
 ///
 /// Nothing here cancels anything by hand. When the deadline passes, the timeout gives up on
 /// `fulfillingWhen`, which gives up on every call still pending; each call's promise hears it in
-/// its `whenCancellationRequested` handler, which stops the call. When everything answers in
+/// its `cancelWhenRequested` handler, which stops the call. When everything answers in
 /// time, the timeout takes its deadline out of Petal's timer heap at once.
 struct PetalFanout: Fanout {
     static let variant = Variant.petal
@@ -15,8 +16,14 @@ struct PetalFanout: Fanout {
     let backend: Backend
 
     func sum(of request: FanoutRequest, on loop: any EventLoop) async throws -> Int? {
-        let calls = (1...request.count).map { call($0, key: request.key, on: loop) }
-        let all = Future.fulfillingWhen(calls).timeout(after: FanoutRequest.deadline)
+        // Fans out from the loop that answers the calls: their promises are then made, fulfilled
+        // and freed on one thread, not made on this task's thread and answered on the loop's.
+        // One hop per request, as the nio variant makes; the started future follows the one the
+        // closure returns, and passes the awaiting task's cancellation on to it.
+        let all: Future<[Int]> = Future.start(on: .eventLoop(loop)) { [backend] in
+            let calls = (1...request.count).map { Self.call($0, key: request.key, on: loop, backend: backend) }
+            return Future.fulfillingWhen(calls).timeout(after: FanoutRequest.deadline)
+        }
         do {
             // Also votes for cancelling the calls if the request's task is cancelled.
             return try await all.value(cancellingUpstream: true).reduce(0, +)
@@ -27,9 +34,9 @@ struct PetalFanout: Fanout {
 
     /// Calls one backend: a future of its answer, whose producer stops the call when every
     /// consumer has given up on it.
-    private func call(_ index: Int, key: Int, on loop: any EventLoop) -> Future<Int> {
+    private static func call(_ index: Int, key: Int, on loop: any EventLoop, backend: Backend) -> Future<Int> {
         let promise = Promise<Int>()
-        let call = backend.call(index, key: key, for: Self.variant, on: loop) { promise.fulfil(with: $0) }
+        let call = backend.call(index, key: key, for: variant, on: loop) { promise.fulfil(with: $0) }
         // A request (the timeout giving up, the client going away) cancels the future and stops
         // the call: no weak capture of the promise, and no side table for one.
         promise.cancelWhenRequested { call.cancel() }
