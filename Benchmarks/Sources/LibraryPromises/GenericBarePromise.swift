@@ -2,7 +2,8 @@ import Synchronization
 
 /// The bare lock-free design (`BarePromise`), generic over its value: a Treiber list of
 /// callback nodes on an `Atomic` head, a claim flag, and the value. Built as a package
-/// dependency is (see `GenericMutexPromise`); `BarePromise` is the floor of the same design.
+/// dependency with its hot paths `@inlinable` is (see `GenericMutexPromise`); `BarePromise` is
+/// the floor of the same design.
 ///
 /// What it leaves out, as `BarePromise` does: failure and cancellation, a dropped promise
 /// cancelling its future, stack safety, order for callbacks subscribed during delivery.
@@ -12,21 +13,27 @@ public final class GenericBarePromise<Value: Sendable>: @unchecked Sendable {
     // sentinel with acquiring ordering.
 
     /// A waiting callback: the list link and the closure, in one plain heap block.
-    private struct Node {
-        var next: UInt
-        var callback: @Sendable (Value) -> Void
+    @usableFromInline
+    struct Node {
+        @usableFromInline var next: UInt
+        @usableFromInline var callback: @Sendable (Value) -> Void
+        @inlinable init(next: UInt, callback: @escaping @Sendable (Value) -> Void) {
+            self.next = next
+            self.callback = callback
+        }
     }
 
     /// The resolved sentinel. Nodes come from the allocator, so they never sit at address 1.
-    private static var resolved: UInt { 1 }
+    @inlinable static var resolved: UInt { 1 }
 
-    private let head = Atomic<UInt>(0)
-    private let claimed = Atomic<Bool>(false)
-    private var value: Value?
+    @usableFromInline let head = Atomic<UInt>(0)
+    @usableFromInline let claimed = Atomic<Bool>(false)
+    @usableFromInline var value: Value?
 
-    public init() {}
+    @inlinable public init() {}
 
     /// Calls `callback` with the value once fulfilled: at once, on this thread, if it already is.
+    @inlinable
     public func subscribe(_ callback: @escaping @Sendable (Value) -> Void) {
         var current = head.load(ordering: .acquiring)
         if current == Self.resolved { return callback(value.unsafelyUnwrapped) }
@@ -50,6 +57,7 @@ public final class GenericBarePromise<Value: Sendable>: @unchecked Sendable {
 
     /// Fulfils with `value` and runs the waiting callbacks oldest first; returns whether this
     /// call won.
+    @inlinable
     @discardableResult
     public func fulfil(_ value: Value) -> Bool {
         // Relaxed: the claim publishes nothing; the exchange below does.
