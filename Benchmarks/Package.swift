@@ -50,7 +50,7 @@ let package = Package(
         .executableTarget(
             name: "PetalProbe",
             dependencies: [
-                "CBenchSupport", "Contenders",
+                "CBenchSupport", "Contenders", "LibraryPromises",
                 .product(name: "Petal", package: petalRoot.lastPathComponent.lowercased()),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),

@@ -1,5 +1,6 @@
 import CBenchSupport
 import Contenders
+import LibraryPromises
 
 #if canImport(Glibc)
     import Glibc
@@ -102,6 +103,8 @@ if operation.hasPrefix("service request N=32") {
         known = RawCoreC11Contender.backend == "C11" && run(RawCoreC11Contender.self, operation, count)
     case "bare": known = run(BareContender.self, operation, count)
     case "Mutex": known = run(LockedContender<MutexPromise>.self, operation, count)
+    case "Mutex (generic)": known = run(LockedContender<GenericMutexPromise<Int>>.self, operation, count)
+    case "bare (generic)": known = run(LockedContender<GenericBarePromise<Int>>.self, operation, count)
     default: known = false
     }
 }
