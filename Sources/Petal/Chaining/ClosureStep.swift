@@ -105,8 +105,12 @@ extension FutureStorage {
 
     /// Resolves exactly as the future `work` returns (its own work), or rejects with what
     /// `work` throws: the future-returning form of every method.
+    ///
+    /// With `passingRequests`, this future also votes on the one `work` returns when a request
+    /// reaches it (`Future.start(on:executing:)`); chaining methods pass none on (the
+    /// Cancellation article says why), and with the constant `false` the link compiles away.
     @inlinable
-    func follow(_ work: () throws -> Future<Value>) {
+    func follow(_ work: () throws -> Future<Value>, passingRequests: Bool = false) {
         let source: Future<Value>
         do {
             source = try work()
@@ -114,6 +118,9 @@ extension FutureStorage {
             fail(.rejected, error: error)
             return
         }
+        // Linked before following: a request that already reached this future finds its action
+        // list closed, so the vote added here is cast at once.
+        if passingRequests, source.storage.propagatesRequests { source.storage.linkDependent(self) }
         source.storage.subscribe(.forward(self))
     }
 }

@@ -182,16 +182,6 @@ extension FutureStorage {
     @inlinable
     func followStarted(_ body: () throws -> Future<Value>) {
         guard !isResolved else { return }
-        let source: Future<Value>
-        do {
-            source = try body()
-        } catch {
-            fail(.rejected, error: error)
-            return
-        }
-        // Linked before following: a request that already reached this future finds its action
-        // list closed, so the vote added here is cast at once.
-        if source.storage.propagatesRequests { source.storage.linkDependent(self) }
-        source.storage.subscribe(.forward(self))
+        follow(body, passingRequests: true)
     }
 }
