@@ -33,6 +33,15 @@ func run<C: Contender>(_: C.Type, _ operation: String, _ count: Int) -> Bool {
             C.subscribe(handle, callback)
             C.release(handle)
         }
+    case "late subscriber":
+        // One resolved promise, subscribed to again and again: an operation is one subscription,
+        // whose callback runs at once (a closure value made once, as a user's own function).
+        let callback: @Sendable (Int) -> Void = { _ in bench_count_add() }
+        let handle = C.make()
+        C.escape(handle)
+        C.fulfil(handle, with: 1)
+        for _ in 0..<count { C.subscribe(handle, callback) }
+        C.release(handle)
     case "hot promise":
         // One promise, 64 subscribers, then the fulfil that drains them: an operation is one
         // subscriber's attach and delivery.
