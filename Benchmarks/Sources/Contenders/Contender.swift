@@ -43,6 +43,20 @@ public protocol Contender: SendableMetatype {
     /// step adding one and the tail counting only the right total); the default chains
     /// callbacks that each fulfil the next promise, which is how the others' users chain.
     static func runChain(links: Int, value: Int)
+    /// Whether the contender can combine promises into one of all their values
+    /// (`runFulfillingWhen`): one with a combinator, or whose promises hold any value, so that
+    /// its users can write the fan-in themselves.
+    static var fansIn: Bool { get }
+    /// Combines `width` new promises into one of all their values, counts once at the output if
+    /// the values are right, and fulfils input `index` with `value + index`, in input order.
+    /// Petal uses its combinator (`fulfillingWhen`); the generic designs, which have none, the
+    /// fan-in their users write (`GenericPromise.fulfillingWhen`).
+    static func runFulfillingWhen(width: Int, value: Int)
+    /// Races `width` new promises into one resolved by the first, counts once at the output, and
+    /// fulfils input `index` with `value + index`, in input order (every input after the first
+    /// loses). Petal uses its combinator (`firstResolved(of:)`); the default forwards every input
+    /// to the output, which is how the others' users race.
+    static func runRace(width: Int, value: Int)
     /// Whether the contender runs chains that begin and end as NIO futures (`runChainAcrossNIO`).
     static var chainsAcrossNIO: Bool { get }
     /// Called on the benchmark's event loop: chains `links` steps that each add one between an
@@ -79,6 +93,25 @@ extension Contender {
         subscribeCounting(chain[links])
         fulfil(chain[0], with: value)
         if !deliversAsynchronously { chain.forEach(release) }
+    }
+
+    public static var fansIn: Bool { false }
+    public static func runFulfillingWhen(width: Int, value: Int) {
+        fatalError("\(name) cannot combine promises into one of all their values")
+    }
+
+    /// Inlinable, as `runChain` is.
+    @inlinable
+    public static func runRace(width: Int, value: Int) {
+        let inputs = (0..<width).map { _ in make() }
+        let output = make()
+        for input in inputs { subscribeForwarding(input, to: output) }
+        subscribeCounting(output)
+        for (index, input) in inputs.enumerated() { fulfil(input, with: value + index) }
+        if !deliversAsynchronously {
+            inputs.forEach(release)
+            release(output)
+        }
     }
 }
 

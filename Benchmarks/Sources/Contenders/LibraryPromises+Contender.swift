@@ -6,8 +6,16 @@ import LibraryPromises
 
 extension GenericMutexPromise: LockedPromise where Value == Int {
     public static var contenderName: String { "Mutex (generic)" }
+    public static var fansIn: Bool { true }
+    public static func runFulfillingWhen(width: Int, value: Int) {
+        runFulfillingWhen(width: width, value: value, into: GenericMutexPromise<[Int]>.self)
+    }
 }
 
 extension GenericBarePromise: LockedPromise where Value == Int {
     public static var contenderName: String { "bare lock-free (generic)" }
+    public static var fansIn: Bool { true }
+    public static func runFulfillingWhen(width: Int, value: Int) {
+        runFulfillingWhen(width: width, value: value, into: GenericBarePromise<[Int]>.self)
+    }
 }

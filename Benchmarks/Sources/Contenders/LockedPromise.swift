@@ -94,6 +94,18 @@ public protocol LockedPromise: AnyObject, Sendable {
     init()
     func subscribe(_ callback: @escaping @Sendable (Int) -> Void)
     func fulfil(_ value: Int) -> Bool
+    /// Whether the design's promises hold any value, so that its users can fan promises in by
+    /// hand (`Contender.fansIn`): only the generic designs'.
+    static var fansIn: Bool { get }
+    /// `Contender.runFulfillingWhen`, for designs that fan in.
+    static func runFulfillingWhen(width: Int, value: Int)
+}
+
+extension LockedPromise {
+    public static var fansIn: Bool { false }
+    public static func runFulfillingWhen(width: Int, value: Int) {
+        fatalError("\(contenderName) holds only integers: it cannot fan promises in")
+    }
 }
 
 extension MutexPromise: LockedPromise {
@@ -121,4 +133,8 @@ public enum LockedContender<Promise: LockedPromise>: Contender {
     }
     @discardableResult
     public static func fulfil(_ handle: Promise, with value: Int) -> Bool { handle.fulfil(value) }
+    public static var fansIn: Bool { Promise.fansIn }
+    public static func runFulfillingWhen(width: Int, value: Int) {
+        Promise.runFulfillingWhen(width: width, value: value)
+    }
 }

@@ -47,6 +47,27 @@ public enum PetalContender: Contender {
         head.fulfil(with: value)
     }
 
+    public static var fansIn: Bool { true }
+
+    /// The combinator, on the inputs' futures as a user passes them.
+    @inlinable
+    public static func runFulfillingWhen(width: Int, value: Int) {
+        let inputs = (0..<width).map { _ in Promise<Int>() }
+        let last = value + width - 1
+        Future.fulfillingWhen(inputs.map(\.future)).whenFulfilled { values in
+            if values.count == width && values.first == value && values.last == last { bench_count_add() }
+        }
+        for (index, input) in inputs.enumerated() { input.fulfil(with: value + index) }
+    }
+
+    /// The combinator, on the inputs' futures as a user passes them.
+    @inlinable
+    public static func runRace(width: Int, value: Int) {
+        let inputs = (0..<width).map { _ in Promise<Int>() }
+        Future.firstResolved(of: inputs.map(\.future)).whenFulfilled { _ in bench_count_add() }
+        for (index, input) in inputs.enumerated() { input.fulfil(with: value + index) }
+    }
+
     public static var chainsAcrossNIO: Bool { true }
 
     /// Into Petal with `Future(_:)`, `then` steps, and out with `eventLoopFuture(on:)`. The steps

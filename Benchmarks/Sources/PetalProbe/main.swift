@@ -12,9 +12,48 @@ import LibraryPromises
 /// callgrind: instruction, atomic and allocation counts are exact there, where wall time is not.
 ///
 ///     PetalProbe OPERATION CONTENDER COUNT
+///
+/// The sized operations (issue 21's scaling table, `Scripts/scaling`) count one element each, so
+/// that a cost that grows with the size shows as a growing cost per operation:
+/// - "subscribers N=64": one promise, N subscribers, then the fulfil that runs them; an
+///   operation is one subscriber's attach and delivery.
+/// - "all width=16": N new promises combined into one of all their values, then each fulfilled;
+///   an operation is one input. Only for contenders that fan in (`Contender.fansIn`).
+/// - "race width=16": N new promises raced into one, then each fulfilled; an operation is one
+///   input.
+/// - "chain depth=100": a chain of N steps, then the fulfil of its head; an operation is one step.
+/// COUNT must be a multiple of N.
 func run<C: Contender>(_: C.Type, _ operation: String, _ count: Int) -> Bool {
     Delivered.reset()
     var expected = count
+    if let (family, size) = sized(operation) {
+        precondition(size > 0 && count.isMultiple(of: size), "COUNT must be a multiple of \(size)")
+        let groups = count / size
+        switch family {
+        case "subscribers N":
+            for _ in 0..<groups {
+                let handle = C.make()
+                C.escape(handle)
+                for _ in 0..<size { C.subscribeCounting(handle) }
+                C.fulfil(handle, with: 1)
+                C.release(handle)
+            }
+        case "all width":
+            guard C.fansIn else { return false }
+            for _ in 0..<groups { C.runFulfillingWhen(width: size, value: 7) }
+            expected = groups
+        case "race width":
+            for _ in 0..<groups { C.runRace(width: size, value: 7) }
+            expected = groups
+        case "chain depth":
+            for _ in 0..<groups { C.runChain(links: size, value: 7) }
+            expected = groups
+        default:
+            fatalError("unknown family \(family)")
+        }
+        precondition(Delivered.count == expected, "\(Delivered.count) callbacks, expected \(expected)")
+        return true
+    }
     switch operation {
     case "create+subscribe+fulfil":
         for value in 0..<count {
@@ -74,6 +113,15 @@ func run<C: Contender>(_: C.Type, _ operation: String, _ count: Int) -> Bool {
     }
     precondition(Delivered.count == expected, "\(Delivered.count) callbacks, expected \(expected)")
     return true
+}
+
+/// The family and size of a sized operation: ("all width", 16) for "all width=16"; nil for the
+/// others (the older "chain K=100" and "service request N=32" included).
+func sized(_ operation: String) -> (family: Substring, size: Int)? {
+    guard let equals = operation.firstIndex(of: "="), let size = Int(operation[operation.index(after: equals)...])
+    else { return nil }
+    let family = operation[..<equals]
+    return ["subscribers N", "all width", "race width", "chain depth"].contains(family) ? (family, size) : nil
 }
 
 let arguments = CommandLine.arguments
