@@ -10,8 +10,9 @@ import LibraryPromises
 
 /// A single-threaded loop of one operation for one contender, for `Scripts/profile` to run under
 /// callgrind: instruction, atomic and allocation counts are exact there, where wall time is not.
+/// With `--time`, the same loop on the clock instead (`Scripts/scaling`; see `time`).
 ///
-///     PetalProbe OPERATION CONTENDER COUNT
+///     PetalProbe [--time] OPERATION CONTENDER COUNT
 ///
 /// The sized operations (issue 21's scaling table, `Scripts/scaling`) count one element each, so
 /// that a cost that grows with the size shows as a growing cost per operation:
@@ -124,48 +125,77 @@ func sized(_ operation: String) -> (family: Substring, size: Int)? {
     return ["subscribers N", "all width", "race width", "chain depth"].contains(family) ? (family, size) : nil
 }
 
-let arguments = CommandLine.arguments
-guard arguments.count == 4, let count = Int(arguments[3]) else {
-    print("usage: PetalProbe OPERATION CONTENDER COUNT")
-    exit(2)
-}
-PetalContender.prepare()
-let (operation, contender) = (arguments[1], arguments[2])
-let known: Bool
-if operation.hasPrefix("service request N=32") {
-    // Petal's, NIO's and the floor's share of one request of the example service
-    // (ServiceRequest): an operation is one backend call, 32 to a request; in "half late", 16
-    // answer and the deadline passes for the rest.
-    precondition(count.isMultiple(of: 32))
-    let answered = operation.hasSuffix("half late") ? 16 : 32
-    let request: ((Int, Int) -> Void)? =
-        switch contender {
-        case "Petal": ServiceRequest.petal
-        case "NIO": ServiceRequest.nio
-        case "callbacks": ServiceRequest.callbacks
-        default: nil
-        }
-    if let request {
+/// Runs `count` operations of `operation` for `contender`; `false` if either is unknown.
+func perform(_ operation: String, _ contender: String, _ count: Int) -> Bool {
+    if operation.hasPrefix("service request N=32") {
+        // Petal's, NIO's and the floor's share of one request of the example service
+        // (ServiceRequest): an operation is one backend call, 32 to a request; in "half late", 16
+        // answer and the deadline passes for the rest.
+        precondition(count.isMultiple(of: 32))
+        let answered = operation.hasSuffix("half late") ? 16 : 32
+        let request: ((Int, Int) -> Void)? =
+            switch contender {
+            case "Petal": ServiceRequest.petal
+            case "NIO": ServiceRequest.nio
+            case "callbacks": ServiceRequest.callbacks
+            default: nil
+            }
+        guard let request else { return false }
         Delivered.reset()
         for _ in 0..<count / 32 { request(32, answered) }
         precondition(Delivered.count == count / 32 * (1 + 32 - answered), "\(Delivered.count) deliveries")
+        return true
     }
-    known = request != nil
-} else {
     switch contender {
-    case "Petal": known = run(PetalContender.self, operation, count)
-    case "C core": known = run(RawCoreContender.self, operation, count)
+    case "Petal": return run(PetalContender.self, operation, count)
+    case "C core": return run(RawCoreContender.self, operation, count)
     case "C core (C11 atomics)":
         print("C core (C11 atomics): built on \(RawCoreC11Contender.backend)")
-        known = RawCoreC11Contender.backend == "C11" && run(RawCoreC11Contender.self, operation, count)
-    case "bare": known = run(BareContender.self, operation, count)
-    case "Mutex": known = run(LockedContender<MutexPromise>.self, operation, count)
-    case "Mutex (generic)": known = run(LockedContender<GenericMutexPromise<Int>>.self, operation, count)
-    case "bare (generic)": known = run(LockedContender<GenericBarePromise<Int>>.self, operation, count)
-    default: known = false
+        return RawCoreC11Contender.backend == "C11" && run(RawCoreC11Contender.self, operation, count)
+    case "bare": return run(BareContender.self, operation, count)
+    case "Mutex": return run(LockedContender<MutexPromise>.self, operation, count)
+    case "Mutex (generic)": return run(LockedContender<GenericMutexPromise<Int>>.self, operation, count)
+    case "bare (generic)": return run(LockedContender<GenericBarePromise<Int>>.self, operation, count)
+    default: return false
     }
 }
-if !known {
+
+/// Times `operation` on this thread: warm-up runs from `count` operations, the count doubled
+/// until one lasts 10 ms (so that the clock's resolution and a run's set-up are noise), then
+/// `repetitions` runs of that count; prints the median nanoseconds per operation, and the fastest
+/// and slowest runs'. `false` if the operation or the contender is unknown.
+func timeOperation(_ operation: String, _ contender: String, _ count: Int, repetitions: Int = 15) -> Bool {
+    let clock = ContinuousClock()
+    var count = count
+    while true {
+        var known = true
+        let elapsed = clock.measure { known = perform(operation, contender, count) }
+        guard known else { return false }
+        if elapsed >= .milliseconds(10) { break }
+        count *= 2
+    }
+    let nanoseconds = (0..<repetitions).map { _ in
+        let elapsed = clock.measure { _ = perform(operation, contender, count) }
+        let (seconds, attoseconds) = elapsed.components
+        return (Double(seconds) * 1e9 + Double(attoseconds) / 1e9) / Double(count)
+    }.sorted()
+    func tenths(_ nanoseconds: Double) -> Double { (nanoseconds * 10).rounded() / 10 }
+    print(
+        "\(tenths(nanoseconds[repetitions / 2])) ns per operation, median of \(repetitions) runs of \(count)"
+            + " operations (fastest \(tenths(nanoseconds[0])), slowest \(tenths(nanoseconds[repetitions - 1])))")
+    return true
+}
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+let timing = arguments.first == "--time"
+if timing { arguments.removeFirst() }
+guard arguments.count == 3, let count = Int(arguments[2]), count > 0 else {
+    print("usage: PetalProbe [--time] OPERATION CONTENDER COUNT")
+    exit(2)
+}
+PetalContender.prepare()
+let (operation, contender) = (arguments[0], arguments[1])
+if !(timing ? timeOperation(operation, contender, count) : perform(operation, contender, count)) {
     print("unknown operation or contender: \(operation), \(contender)")
     exit(2)
 }
