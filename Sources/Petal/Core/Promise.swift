@@ -167,6 +167,10 @@ public final class Promise<Value> {
     @inline(never)
     func reportRepeat(_ attempt: OutcomeKind) {
         guard site.policy == .report else { return }
+        // Under the default diagnostics, at a site this thread has reported at before, a repeat
+        // is a count and nothing more (`petal_repeat_cache.h`): a loser then costs little more
+        // than its failed compare-and-swap.
+        if let file = site.repeatCacheFile, petal_repeat_count_cached(file, UInt(site.line)) != 0 { return }
         site.report(.repeatedResolution(attempt: attempt), valueType: Value.self)
     }
 }
@@ -193,6 +197,12 @@ struct PromiseSite: Sendable {
         self.fileID = fileID
         self.policy = policy
         self.line = line
+    }
+
+    /// The site's file, as the repeat cache keys it: the `#fileID` text's address, or `nil` for a
+    /// literal of one character, which has none (such sites always report in full).
+    var repeatCacheFile: UnsafeRawPointer? {
+        fileID.hasPointerRepresentation ? UnsafeRawPointer(fileID.utf8Start) : nil
     }
 
     /// The number of this site, which a failure of the promise's future records so that it can

@@ -38,7 +38,13 @@ public enum PetalDiagnostics {
     /// ```
     public static var handler: @Sendable (PetalDiagnostic) -> Void {
         get { installed.withHandler { $0.body } }
-        set { installed.replace(with: Handler(newValue)) }
+        set {
+            // FULL, before the handler is replaced: a repeat counted alone from now on was
+            // counted by a thread that read the default handler (see `petal_repeat_cache.h`).
+            var seen = petal_atomic_word_load(petal_repeat_counting_flag())
+            while seen != 0 && petal_atomic_word_exchange(petal_repeat_counting_flag(), &seen, 0) == 0 {}
+            installed.replace(with: Handler(newValue))
+        }
     }
 
     /// The default handler: the first report at each site, as one line on standard error.
@@ -88,18 +94,23 @@ public enum PetalDiagnostics {
 
     /// Counts a report at `key`'s site (for a promise site, `type` is the value type), then passes
     /// it, with its `details` and `error`, to the handler on this thread.
+    ///
+    /// - Returns: The slot that counted it, if the default handler was installed: then counting
+    ///   alone is enough for the site's later reports (see `petal_repeat_cache.h`).
+    @discardableResult
     static func report(
         _ key: SiteTally.Key, type: Any.Type? = nil, error: (any Error)? = nil,
         details: @autoclosure () -> [String: String]
-    ) {
+    ) -> Int? {
         let (slot, occurrence) = tally.count(key, type: type)
-        installed.withHandler { handler in
+        return installed.withHandler { handler in
             // The default handler ignores all but a site's first report, so the others are not
             // even built: a service whose resolvers lose races by the million pays for a count,
             // not for a report nobody prints (callgrind: building one cost 160 instructions).
-            guard !handler.isDefault || occurrence == 1 else { return }
+            guard !handler.isDefault || occurrence == 1 else { return slot }
             deliver(
                 to: handler, key: key, type: type, slot: slot, occurrence: occurrence, error: error, details: details)
+            return handler.isDefault ? slot : nil
         }
     }
 

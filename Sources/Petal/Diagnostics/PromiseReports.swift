@@ -1,3 +1,5 @@
+import CPetal
+
 /// Core's hook for a promise's reports (`petal_swift_hooks.h`): a repeated resolution or an
 /// abandonment, counted and told once per site.
 @_cdecl("petal_swift_promise_report")
@@ -6,12 +8,17 @@ func reportPromiseEvent(_ report: UnsafeRawPointer) {
     let site = report.site
     switch report.event {
     case .repeatedResolution(let attempt):
-        PetalDiagnostics.report(
+        let slot = PetalDiagnostics.report(
             .named(.repeatedResolution, site.fileID, line: site.line), type: report.valueType,
             details: [
                 "attempt": ["fulfil", "reject", "cancel"][Int(attempt.rawValue)],
                 "valueType": "\(report.valueType)",
             ])
+        // Counted under the default handler: this thread's next repeats at the site only count
+        // (Promise.reportRepeat asks the cache first).
+        if let slot, let file = site.repeatCacheFile {
+            petal_repeat_cache_fill(file, UInt(site.line), PetalDiagnostics.tally.countWord(of: slot))
+        }
     case .abandoned:
         PetalDiagnostics.report(
             .named(.abandonedPromise, site.fileID, line: site.line), type: report.valueType,

@@ -146,6 +146,13 @@ final class SiteTally: @unchecked Sendable {
         return (slot, Int(atomicAdd(1, to: field(slot, 3))) &+ 1)
     }
 
+    /// The count word of a slot `count` returned, for counting there without a key (a promise
+    /// site's later repeats under the default handler, `petal_repeat_cache.h`): the tally is
+    /// never freed, so the address stays good.
+    func countWord(of slot: Int) -> UnsafeMutablePointer<petal_atomic_word> {
+        field(slot, 3)
+    }
+
     /// The slot counting `key`, claimed now if it has none yet; `nil` if the table has no room
     /// for it. `type`, for a promise site, names the site if it is the first one counted there.
     @inline(__always)
