@@ -56,9 +56,13 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader, Value> {
         // Acquire: the fulfilment that initialised the value happens before its destruction.
         // A trivial value needs no destruction, and checking costs this generic code no
         // metadata look-up, unlike the destruction.
+        // The header's address once: in this unspecialised code each `cell` or
+        // `cancellationSlot` computes it again through run-time metadata.
+        let header = headerPointer
+        let cell = petal_future_header_cell(header)
         let word = petal_cell_load(cell)
         // The attachment, for the few futures that have one (one load for the rest).
-        if petal_atomic_word_load(cancellationSlot) != 0 { releaseAttachment() }
+        if petal_atomic_word_load(petal_future_header_cancellation(header)) != 0 { releaseAttachment() }
         guard petal_word_has_outcome(word) != 0 else { return freeUndelivered(word) }
         // The header is trivial: what the tail holds goes by hand. The error's type is
         // concrete, so releasing it needs no metadata.
