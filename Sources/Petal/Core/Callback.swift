@@ -31,13 +31,13 @@ enum Callback<Value> {
     /// Calls the closure if `storage`'s outcome (of `kind`, already published) is one it
     /// observes, reading only what the closure takes: no `Outcome` is built on this path.
     @inlinable
-    func invoke(from storage: FutureStorage<Value>, kind: OutcomeKind) {
+    consuming func invoke(from storage: FutureStorage<Value>, kind: OutcomeKind) {
         // Chained futures first, handed the storage as it is: with them in the reader's switch,
         // a chain link cost 3 instructions more and create+subscribe+fulfil 2 (callgrind).
-        switch self {
+        switch consume self {
         case .step(let receive): receive(storage, kind)
         case .forward(let target): target.resolve(copying: storage, kind: kind)
-        default: invoke(reading: PublishedOutcome(storage, kind: kind))
+        case let other: other.invoke(reading: PublishedOutcome(storage, kind: kind))
         }
     }
 
