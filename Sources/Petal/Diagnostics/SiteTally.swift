@@ -132,6 +132,12 @@ final class SiteTally: @unchecked Sendable {
         for tag in 1...7 { words[(Self.capacity + tag) * 4] = petal_atomic_word(value: petal_word(tag)) }
     }
 
+    deinit {
+        // Only tests make tallies of their own (and free them); the process-wide one lives as
+        // long as the process. The words are trivial: nothing to deinitialise.
+        words.deallocate()
+    }
+
     private func field(_ slot: Int, _ field: Int) -> UnsafeMutablePointer<petal_atomic_word> {
         words + (slot &* 4 &+ field)
     }
