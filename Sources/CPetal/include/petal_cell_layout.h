@@ -162,26 +162,26 @@ PETAL_INLINE int petal_word_includes_inline(petal_word taken) {
 /* ------------------------------------------------------------------------------------------- */
 
 /* A new waiter block of `size` bytes (the header and the owner's payload), 64-byte aligned,
-   with `capacity` slots, every flag EMPTY; NULL without memory. malloc aligns to 16 everywhere
-   Petal runs, so the block asks for 48 more bytes and aligns itself inside them (cheaper than
-   aligned_alloc, which takes glibc's slow memalign path). */
-PETAL_INLINE petal_block *petal_block_allocate(size_t size, unsigned capacity) {
-    void *memory = malloc(size + 48);
-    if (memory == NULL) return NULL;
-    petal_block *block = (petal_block *)(((uintptr_t)memory + 63) & ~(uintptr_t)63);
-    block->memory = memory;
-    block->refs = 0;
-    block->capacity = capacity;
-    block->below = 0;
-    block->reserved = 0;
-    for (unsigned slot = 0; slot < PETAL_BLOCK_SLOTS; slot++) block->flags[slot] = PETAL_SLOT_EMPTY;
-    return block;
-}
+   with `capacity` slots, every flag EMPTY; NULL without memory. Blocks of up to
+   PETAL_BLOCK_CACHE_SIZE bytes come from this thread's block cache (petal_block_cache.c): a
+   block goes back to the thread that allocated it when it is freed, wherever that happens, so
+   a future drained on one thread and subscribed to on others costs no malloc or free in the
+   steady state. */
+PETAL_API petal_block *petal_block_allocate(size_t size, unsigned capacity);
 
-/* Frees a block from petal_block_allocate. */
-PETAL_INLINE void petal_block_free(petal_block *block) {
-    free(block->memory);
-}
+/* Frees a block from petal_block_allocate, on any thread: back to its thread's cache, or to
+   free() once that cache is full or its thread has exited. */
+PETAL_API void petal_block_free(petal_block *block);
+
+/* The largest block the cache keeps: a 64-byte header and seven 24-byte callbacks (the Swift
+   facade's; the C future's are smaller). Larger blocks go straight to malloc and free. */
+#define PETAL_BLOCK_CACHE_SIZE 240u
+
+/* For the C tests: the block caches in existence (one per thread that allocated a block and
+   has not exited, or whose blocks are still out), and whether caching is on in this build (off
+   under AddressSanitizer). Not exported from the shared library. */
+size_t petal_block_cache_homes(void);
+int petal_block_cache_enabled(void);
 
 #ifdef __cplusplus
 }
