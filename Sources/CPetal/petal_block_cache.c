@@ -16,20 +16,21 @@
  * HOW
  *
  *   Each thread that allocates a block gets a home (allocated on first use):
- *     local    blocks this thread freed or took back, ready to reuse (this thread's only);
+ *     local    blocks this thread freed, ready to reuse (this thread's only);
  *     remote   a stack of blocks other threads returned: pushed with a release CAS by any
  *              thread, emptied whole with one acquire exchange by the owner alone, so no pop
  *              ever reads a block another pop could be taking (no ABA);
+ *     taken    what the owner last emptied `remote` of, reused one block at a time;
  *     refs     the blocks of this home that exist (taken from malloc, not yet given back to
  *              free), plus one while the thread lives: whoever drops it to zero frees the home.
  *   A block records its home in the word before it (the raw allocation's first 8 bytes).
  *
- *   When the thread exits (a pthread key's destructor), its home is ABANDONED: its local and
- *   remote blocks go back to free(), and a block returned later goes straight to free() too
+ *   When the thread exits (a pthread key's destructor), its home is ABANDONED: its local, taken
+ *   and remote blocks go back to free(), and a block returned later goes straight to free() too
  *   (the pusher sees ABANDONED in the stack's word). Memory stays bounded: a thread keeps at most
- *   PETAL_BLOCK_CACHE_LIMIT blocks in `local`; what others returned waits in `remote` until this
- *   thread allocates again (it keeps PETAL_BLOCK_CACHE_LIMIT of them and frees the rest) or
- *   exits: never more than the blocks the thread had out at once.
+ *   PETAL_BLOCK_CACHE_LIMIT blocks it freed itself, and what others returned (waiting in
+ *   `remote`, then in `taken`, until this thread allocates again or exits) never outnumbers the
+ *   blocks it had out at once.
  *
  *   Under AddressSanitizer the cache is off (every block is malloc'd and freed), so a use of a
  *   freed block is still caught; PETAL_BLOCK_CACHE=0 in the environment turns it off too, for
@@ -68,8 +69,9 @@
 typedef struct petal_block_home {
     volatile petal_word remote; /* the returned blocks' stack (linked by `next`), or ABANDONED */
     volatile petal_word refs;   /* this home's blocks that exist, + 1 while its thread lives */
-    petal_block *local;         /* ready blocks, linked by `next` (this thread's only) */
-    unsigned local_count;
+    petal_block *local;         /* blocks this thread freed, linked by `next` (its only) */
+    unsigned local_count;       /* at most PETAL_BLOCK_CACHE_LIMIT */
+    petal_block *taken;         /* blocks taken back from `remote`, not yet reused (its only) */
 } petal_block_home;
 
 /* A thread's home: NULL until its first block; PETAL_HOME_EXITED once its key's destructor ran
@@ -124,6 +126,8 @@ static void petal_block_home_exit(void *value) {
     petal_block_home_current = PETAL_HOME_EXITED;
     petal_block_release_list(home->local, home);
     home->local = NULL;
+    petal_block_release_list(home->taken, home);
+    home->taken = NULL;
     petal_block_release_list(petal_block_home_take(home, PETAL_HOME_ABANDONED), home);
     /* The thread's own reference: blocks still out free the home when the last comes back. */
     if (petal_atomic_fetch_add_full(&home->refs, (petal_word)-1) == 1) petal_block_home_free(home);
@@ -158,26 +162,25 @@ static petal_block_home *petal_block_home_get(void) {
     return home;
 }
 
-/* A block from this thread's cache: a ready one, or else all the others returned. */
+/* A block from this thread's cache: one it freed itself, or else one returned by another
+   thread (all of those taken back at once, when none is left). The returned blocks are not
+   walked when they are taken (their headers sit in the returning thread's cache: a walk would
+   be a chain of misses), only popped one at a time as they are reused; they never outnumber the
+   blocks this thread had out at once. */
 static petal_block *petal_block_reuse(petal_block_home *home) {
     petal_block *block = home->local;
+    if (block != NULL) {
+        home->local = block->next;
+        home->local_count -= 1;
+        return block;
+    }
+    block = home->taken;
     if (block == NULL) {
         /* A plain load first: most calls find nothing returned and skip the exchange. */
         if (petal_atomic_load(&home->remote) == 0) return NULL;
         block = petal_block_home_take(home, 0);
-        petal_block *rest = block->next;
-        while (rest != NULL && home->local_count < PETAL_BLOCK_CACHE_LIMIT) {
-            petal_block *next = rest->next;
-            rest->next = home->local;
-            home->local = rest;
-            home->local_count += 1;
-            rest = next;
-        }
-        petal_block_release_list(rest, home);
-        return block;
     }
-    home->local = block->next;
-    home->local_count -= 1;
+    home->taken = block->next;
     return block;
 }
 
