@@ -209,34 +209,80 @@ petal_block *petal_block_allocate(size_t size, unsigned capacity) {
     return block;
 }
 
+/* Keeps a block this thread allocated, or gives it back to free() when it keeps enough. */
+static void petal_block_keep(petal_block *block, petal_block_home *home) {
+    if (home->local_count < PETAL_BLOCK_CACHE_LIMIT) {
+        block->next = home->local;
+        home->local = block;
+        home->local_count += 1;
+    } else {
+        petal_block_release(block, home);
+    }
+}
+
+/* Returns a chain of blocks of another thread's `home` (first ... last, linked by `next`) with
+   one CAS, or gives them to free() if that thread has exited. */
+static void petal_block_return(petal_block *first, petal_block *last, petal_block_home *home) {
+    petal_word old = petal_atomic_load(&home->remote);
+    for (;;) {
+        if (old == PETAL_HOME_ABANDONED) {
+            last->next = NULL;
+            petal_block_release_list(first, home);
+            return;
+        }
+        last->next = (petal_block *)(uintptr_t)old;
+        /* RELEASE: this thread's uses of the blocks (their callbacks run, their headers read)
+           happen before the owner's reuse, which takes the stack with ACQUIRE. */
+        if (petal_atomic_cas_release(&home->remote, old, (petal_word)(uintptr_t)first)) return;
+        old = petal_atomic_load(&home->remote);
+    }
+}
+
 void petal_block_free(petal_block *block) {
     petal_block_home *home = *petal_block_home_slot(block);
     if (home == NULL) {
         free(block->memory);
-        return;
+    } else if (home == petal_block_home_current) {
+        petal_block_keep(block, home);
+    } else {
+        petal_block_return(block, block, home);
     }
-    if (home == petal_block_home_current) {
-        if (home->local_count < PETAL_BLOCK_CACHE_LIMIT) {
-            block->next = home->local;
-            home->local = block;
-            home->local_count += 1;
+}
+
+/* Homes a list is returned to at once: a drain's blocks come from its subscribers' threads. */
+#define PETAL_BLOCK_RETURN_HOMES 4
+
+void petal_block_free_list(petal_block *list) {
+    struct {
+        petal_block_home *home;
+        petal_block *first, *last;
+    } chains[PETAL_BLOCK_RETURN_HOMES];
+    unsigned used = 0;
+    while (list != NULL) {
+        petal_block *block = list;
+        list = block->next;
+        petal_block_home *home = *petal_block_home_slot(block);
+        if (home == NULL || home == petal_block_home_current) {
+            petal_block_free(block);
+            continue;
+        }
+        unsigned chain = 0;
+        while (chain < used && chains[chain].home != home) chain++;
+        if (chain == used) {
+            if (used == PETAL_BLOCK_RETURN_HOMES) {
+                petal_block_return(block, block, home); /* a fifth home: on its own */
+                continue;
+            }
+            chains[used].home = home;
+            chains[used].first = block;
+            used += 1;
         } else {
-            petal_block_release(block, home);
+            chains[chain].last->next = block;
         }
-        return;
+        chains[chain].last = block;
     }
-    petal_word old = petal_atomic_load(&home->remote);
-    for (;;) {
-        if (old == PETAL_HOME_ABANDONED) {
-            petal_block_release(block, home);
-            return;
-        }
-        block->next = (petal_block *)(uintptr_t)old;
-        /* RELEASE: this thread's uses of the block (its callbacks run, its header read) happen
-           before the owner's reuse, which takes the stack with ACQUIRE. */
-        if (petal_atomic_cas_release(&home->remote, old, (petal_word)(uintptr_t)block)) return;
-        old = petal_atomic_load(&home->remote);
-    }
+    for (unsigned chain = 0; chain < used; chain++)
+        petal_block_return(chains[chain].first, chains[chain].last, chains[chain].home);
 }
 
 size_t petal_block_cache_homes(void) {

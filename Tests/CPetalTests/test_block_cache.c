@@ -1,7 +1,8 @@
 /*
  * Waiter blocks' memory (petal_block_cache.c): every block is 64-byte aligned and fresh (every
  * flag EMPTY, its capacity set) however it was obtained; a block freed on its own thread, or
- * returned from another, is reused by the thread that allocated it; and no cache outlives its
+ * returned from another (alone, or in a list of several threads' blocks, as a drain frees
+ * them), is reused by the thread that allocated it; and no cache outlives its
  * thread and its last block: threads that exit with blocks still out, freed afterwards by
  * others, leave exactly as many caches as there were before (petal_block_cache_homes).
  *
@@ -111,6 +112,92 @@ static void test_returned_from_another_thread(void) {
     for (unsigned i = 0; i < RETURNED; i++) petal_block_free(again[i]);
 }
 
+/* petal_block_free_list: one list mixing the blocks of six other threads (more homes than it
+   returns to at once), this thread's own and uncached ones; every thread gets exactly its own
+   blocks back. */
+enum { OWNERS = 6, OWNED = 10 };
+
+/* The handshake between the owners and the main thread (no pthread_barrier: macOS has none). */
+typedef struct owners_gate {
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    unsigned handed; /* owners that allocated their blocks */
+    int freed;       /* the main thread freed them all */
+} owners_gate;
+
+typedef struct owner {
+    petal_block *blocks[OWNED];
+    owners_gate *gate;
+} owner;
+
+static void *own_and_reclaim(void *raw) {
+    owner *self = raw;
+    for (unsigned i = 0; i < OWNED; i++) self->blocks[i] = petal_block_allocate(PETAL_BLOCK_CACHE_SIZE, PETAL_BLOCK_SLOTS);
+    pthread_mutex_lock(&self->gate->lock);
+    self->gate->handed += 1;
+    pthread_cond_broadcast(&self->gate->changed);
+    while (!self->gate->freed) pthread_cond_wait(&self->gate->changed, &self->gate->lock);
+    pthread_mutex_unlock(&self->gate->lock);
+    for (unsigned i = 0; i < OWNED; i++) {
+        petal_block *block = petal_block_allocate(176, 3);
+        check_fresh(block, 3);
+        if (petal_block_cache_enabled()) CHECK(contains(self->blocks, OWNED, block));
+        petal_block_free(block);
+    }
+    return NULL;
+}
+
+static void test_free_list_returns_each_home_its_own(void) {
+    size_t before = petal_block_cache_homes();
+    owners_gate gate = {.handed = 0, .freed = 0};
+    pthread_mutex_init(&gate.lock, NULL);
+    pthread_cond_init(&gate.changed, NULL);
+    owner owners[OWNERS];
+    pthread_t threads[OWNERS];
+    for (unsigned t = 0; t < OWNERS; t++) {
+        owners[t].gate = &gate;
+        CHECK(pthread_create(&threads[t], NULL, own_and_reclaim, &owners[t]) == 0);
+    }
+    pthread_mutex_lock(&gate.lock);
+    while (gate.handed < OWNERS) pthread_cond_wait(&gate.changed, &gate.lock);
+    pthread_mutex_unlock(&gate.lock);
+    /* Interleaved: owner 0's first block, owner 1's first, ..., then a block of this thread's
+       and an uncached one every few blocks. */
+    petal_block *list = NULL;
+    petal_block *mine[OWNED];
+    for (unsigned i = 0; i < OWNED; i++) {
+        for (unsigned t = 0; t < OWNERS; t++) {
+            petal_block *block = owners[t].blocks[i];
+            scribble(block, PETAL_BLOCK_CACHE_SIZE);
+            block->next = list;
+            list = block;
+        }
+        mine[i] = petal_block_allocate(PETAL_BLOCK_CACHE_SIZE, 1);
+        mine[i]->next = list;
+        list = mine[i];
+        petal_block *big = petal_block_allocate(PETAL_BLOCK_CACHE_SIZE + 64, 1);
+        big->next = list;
+        list = big;
+    }
+    petal_block_free_list(list);
+    pthread_mutex_lock(&gate.lock);
+    gate.freed = 1;
+    pthread_cond_broadcast(&gate.changed);
+    pthread_mutex_unlock(&gate.lock);
+    for (unsigned t = 0; t < OWNERS; t++) CHECK(pthread_join(threads[t], NULL) == 0);
+    pthread_mutex_destroy(&gate.lock);
+    pthread_cond_destroy(&gate.changed);
+    /* This thread's own came back to it too. */
+    petal_block *again[OWNED];
+    for (unsigned i = 0; i < OWNED; i++) {
+        again[i] = petal_block_allocate(PETAL_BLOCK_CACHE_SIZE, 2);
+        check_fresh(again[i], 2);
+        if (petal_block_cache_enabled()) CHECK(contains(mine, OWNED, again[i]));
+    }
+    for (unsigned i = 0; i < OWNED; i++) petal_block_free(again[i]);
+    CHECK(petal_block_cache_homes() == before);
+}
+
 /* Producers allocate a batch each and exit, their blocks still out; the consumers, started
    after, free them (every producer's cache is then abandoned), except the first producer's
    batch, which the consumers free while its producer may still be running. */
@@ -187,6 +274,7 @@ int main(void) {
     RUN_TEST(test_sizes_and_freshness);
     RUN_TEST(test_same_thread_reuse);
     RUN_TEST(test_returned_from_another_thread);
+    RUN_TEST(test_free_list_returns_each_home_its_own);
     RUN_TEST(test_exits_with_blocks_out);
     return petal_test_finish("test_block_cache");
 }

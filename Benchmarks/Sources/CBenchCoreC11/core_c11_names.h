@@ -14,6 +14,7 @@
 #define petal_atomics_backend bench_c11_atomics_backend
 #define petal_block_allocate bench_c11_block_allocate
 #define petal_block_free bench_c11_block_free
+#define petal_block_free_list bench_c11_block_free_list
 #define petal_block_cache_enabled bench_c11_block_cache_enabled
 #define petal_block_cache_homes bench_c11_block_cache_homes
 #define petal_future_init bench_c11_future_init

@@ -173,6 +173,10 @@ PETAL_API petal_block *petal_block_allocate(size_t size, unsigned capacity);
    free() once that cache is full or its thread has exited. */
 PETAL_API void petal_block_free(petal_block *block);
 
+/* Frees a list of blocks linked by `next` (a drain's), as petal_block_free does each, but
+   returning the blocks of each other thread with one CAS for all of them. */
+PETAL_API void petal_block_free_list(petal_block *list);
+
 /* The largest block the cache keeps: a 64-byte header and seven 24-byte callbacks (the Swift
    facade's; the C future's are smaller). Larger blocks go straight to malloc and free. */
 #define PETAL_BLOCK_CACHE_SIZE 240u

@@ -131,12 +131,14 @@ extension FutureStorage {
     }
 
     /// Settles and runs the reserved slots of a taken word's blocks, oldest first, and frees
-    /// each block once every party is done with it.
+    /// each block once every party is done with it: all at the end, so that the blocks of each
+    /// subscriber's thread go back to it together (`petal_block_free_list`).
     @inlinable
     final func run(_ taken: petal_word, kind: OutcomeKind) {
         var next = petal_blocks_in_order(taken)
+        var done: UnsafeMutablePointer<petal_block>? = nil
         while let block = next {
-            next = block.pointee.next  // before the block is freed
+            next = block.pointee.next  // before the link is reused for `done`
             var stragglers: UInt32 = 0
             for index in 0..<petal_block_reserved(block) {
                 if petal_slot_settle(petal_block_flag(block, index)) != 0 {
@@ -145,8 +147,12 @@ extension FutureStorage {
                     stragglers += 1
                 }
             }
-            if petal_block_finish(block, stragglers) != 0 { petal_block_free(block) }
+            if petal_block_finish(block, stragglers) != 0 {
+                block.pointee.next = done
+                done = block
+            }
         }
+        if done != nil { petal_block_free_list(done) }
     }
 }
 
