@@ -274,12 +274,15 @@ void petal_block_free_list(petal_block *list) {
                 continue;
             }
             chains[used].home = home;
-            chains[used].first = block;
+            chains[used].last = block;
+            block->next = NULL;
             used += 1;
         } else {
-            chains[chain].last->next = block;
+            block->next = chains[chain].first;
         }
-        chains[chain].last = block;
+        /* Each chain reverses the list: a drain lists its blocks newest first, so its owner
+           takes them back oldest first, the order it used them in (the order the drain walks). */
+        chains[chain].first = block;
     }
     for (unsigned chain = 0; chain < used; chain++)
         petal_block_return(chains[chain].first, chains[chain].last, chains[chain].home);
