@@ -11,7 +11,9 @@
  *   arena's slow path (glibc: its lock, and the coalescing of free neighbours), about a fifth of
  *   the cost of draining a hot future with subscribers on two or four threads (the benchmark's
  *   "hot promise: drain", measured with and without the frees). Returning a block to its own
- *   thread costs one CAS instead, and that thread takes back all it was given with one exchange.
+ *   thread costs one CAS instead (a drain returns each thread's blocks together, with one CAS,
+ *   in the order it walked them: see petal_block_free_list), and that thread takes back all it
+ *   was given with one exchange.
  *
  * HOW
  *
