@@ -53,13 +53,11 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader, Value> {
     }
 
     deinit {
-        // Acquire: the fulfilment that initialised the value happens before its destruction.
-        // A trivial value needs no destruction, and checking costs this generic code no
-        // metadata look-up, unlike the destruction.
         // The header's address once: in this unspecialised code each `cell` or
         // `cancellationSlot` computes it again through run-time metadata.
         let header = headerPointer
         let cell = petal_future_header_cell(header)
+        // Acquire: the fulfilment that initialised the value happens before its destruction.
         let word = petal_cell_load(cell)
         // The attachment, for the few futures that have one (one load for the rest).
         if petal_atomic_word_load(petal_future_header_cancellation(header)) != 0 { releaseAttachment() }
@@ -67,6 +65,8 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader, Value> {
         // The header is trivial: what the tail holds goes by hand. The error's type is
         // concrete, so releasing it needs no metadata.
         if OutcomeKind(publishedIn: cell) != .fulfilled { return releaseFailure() }
+        // A trivial value needs no destruction, and checking costs this generic code no
+        // metadata look-up, unlike the destruction.
         guard !_isPOD(Value.self) else { return }
         _ = withUnsafeMutablePointerToElements { $0.deinitialize(count: 1) }
     }
