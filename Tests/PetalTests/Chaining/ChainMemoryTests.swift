@@ -90,12 +90,15 @@ struct ChainMemoryTests {
     func stepSize() {
         let head = Promise<Int>()
         let offset = 3
-        let step = head.future.then { $0 + offset }
+        // Eight live at once, the smallest counted: glibc may hand out a chunk 16 bytes larger
+        // than a request rather than split off a remainder below its 32-byte minimum, depending
+        // on what earlier tests left free, but not eight times in a row.
+        let steps = (0..<8).map { _ in head.future.then { $0 + offset } }
         // Object header 16 + header 40 + the value 8 + the step (an empty inline context and
         // a closure, 16, plus the optional's tag): 81 bytes asked for, a 96-byte chunk.
-        #expect(step.allocatedByteCount <= 104)
+        #expect((steps.map(\.allocatedByteCount).min() ?? 0) <= 104)
         head.fulfil(with: 1)
-        #expect(step.peek()?.value == 4)
+        #expect(steps.allSatisfy { $0.peek()?.value == 4 })
     }
 
     @Test("an internal future freed before it resolved frees every waiter and step")
