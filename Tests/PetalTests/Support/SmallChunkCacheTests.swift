@@ -1,0 +1,46 @@
+import CPetal
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+@Suite("Support: the small-chunk cache the size tests fill")
+struct SmallChunkCacheTests {
+    @Test(
+        "after larger free chunks were left in the bins, a filled cache serves a request from its own class",
+        .enabled(if: allocatorRoundsUp, "sanitizers' allocators report the bytes asked for")
+    )
+    func filledCacheServesExactClass() {
+        // What a busy run leaves: free 112-byte chunks (104 usable) sorted into the small bins,
+        // each kept apart from the next by a live guard so that none coalesce. Without the fill,
+        // glibc serves an 80-byte request from one of them unsplit (104 usable, not 88) once the
+        // chunks of the request's own class are used up.
+        let freed = (0..<64).map { _ in (malloc(104)!, malloc(24)!) }
+        for (chunk, _) in freed { free(chunk) }
+        // A large request moves the freed chunks out of the fast bins into the sorted ones.
+        free(malloc(2_000))
+        // Take 80-byte requests until one comes from those chunks: the chunks of the request's
+        // own class that this thread had free are used up, and the next request would get 104.
+        var drained: [UnsafeMutableRawPointer] = []
+        while drained.count < 4_096, drained.last.map({ petal_allocation_size($0) }) != 104 {
+            drained.append(malloc(80)!)
+        }
+        #expect(drained.last.map { petal_allocation_size($0) } == 104)
+        fillSmallChunkCache(through: 88)
+        let taken = (0..<7).map { _ in malloc(80)! }
+        #expect(taken.map { petal_allocation_size($0) } == Array(repeating: 88, count: 7))
+        for chunk in taken + drained { free(chunk) }
+        for (_, guardChunk) in freed { free(guardChunk) }
+    }
+}
+
+/// Whether the allocator reports the size of the chunk it gave rather than the bytes asked for
+/// (glibc rounds one byte up to 24; the sanitizers' allocators report 1).
+private let allocatorRoundsUp: Bool = {
+    guard let chunk = malloc(1) else { return false }
+    defer { free(chunk) }
+    return petal_allocation_size(chunk) > 1
+}()
