@@ -49,6 +49,24 @@ static int contains(petal_block *const *blocks, unsigned count, const petal_bloc
     return 0;
 }
 
+/* More blocks than a thread keeps of its own frees (64): what other threads return is kept
+   whole, however many. */
+enum { RETURNED = 100 };
+
+/* This thread takes `count` blocks at once, each fresh and, with the cache on, one of
+   `expected` (all live together, so they are `expected` exactly), then frees them. */
+static void check_gets_back(petal_block *const *expected, unsigned count, size_t size, unsigned capacity) {
+    petal_block *again[RETURNED];
+    CHECK(count <= RETURNED);
+    if (count > RETURNED) return;
+    for (unsigned i = 0; i < count; i++) {
+        again[i] = petal_block_allocate(size, capacity);
+        check_fresh(again[i], capacity);
+        if (petal_block_cache_enabled()) CHECK(contains(expected, count, again[i]));
+    }
+    for (unsigned i = 0; i < count; i++) petal_block_free(again[i]);
+}
+
 static void test_sizes_and_freshness(void) {
     /* Cached sizes (the C future's, the Swift facade's) and a size past the cache. */
     const size_t sizes[] = {sizeof(petal_block) + 16, 176, PETAL_BLOCK_CACHE_SIZE, PETAL_BLOCK_CACHE_SIZE + 1, 4096};
@@ -73,18 +91,8 @@ static void test_same_thread_reuse(void) {
         petal_block_free(blocks[i]);
     }
     /* Every one comes back, and fresh. */
-    petal_block *again[BATCH];
-    for (unsigned i = 0; i < BATCH; i++) {
-        again[i] = petal_block_allocate(176, 1);
-        check_fresh(again[i], 1);
-        CHECK(contains(blocks, BATCH, again[i]));
-    }
-    for (unsigned i = 0; i < BATCH; i++) petal_block_free(again[i]);
+    check_gets_back(blocks, BATCH, 176, 1);
 }
-
-/* More blocks than a thread keeps of its own frees (64): what other threads return is kept
-   whole, however many. */
-enum { RETURNED = 100 };
 
 /* A thread that frees the blocks it is handed. */
 static void *free_all(void *raw) {
@@ -103,13 +111,7 @@ static void test_returned_from_another_thread(void) {
     CHECK(pthread_create(&freer, NULL, free_all, blocks) == 0);
     CHECK(pthread_join(freer, NULL) == 0);
     /* The freer's blocks went home: this thread gets every one of them back, fresh. */
-    petal_block *again[RETURNED];
-    for (unsigned i = 0; i < RETURNED; i++) {
-        again[i] = petal_block_allocate(PETAL_BLOCK_CACHE_SIZE, 2);
-        check_fresh(again[i], 2);
-        if (petal_block_cache_enabled()) CHECK(contains(blocks, RETURNED, again[i]));
-    }
-    for (unsigned i = 0; i < RETURNED; i++) petal_block_free(again[i]);
+    check_gets_back(blocks, RETURNED, PETAL_BLOCK_CACHE_SIZE, 2);
 }
 
 /* petal_block_free_list: one list mixing the blocks of six other threads (more homes than it
@@ -138,12 +140,7 @@ static void *own_and_reclaim(void *raw) {
     pthread_cond_broadcast(&self->gate->changed);
     while (!self->gate->freed) pthread_cond_wait(&self->gate->changed, &self->gate->lock);
     pthread_mutex_unlock(&self->gate->lock);
-    for (unsigned i = 0; i < OWNED; i++) {
-        petal_block *block = petal_block_allocate(176, 3);
-        check_fresh(block, 3);
-        if (petal_block_cache_enabled()) CHECK(contains(self->blocks, OWNED, block));
-        petal_block_free(block);
-    }
+    check_gets_back(self->blocks, OWNED, 176, 3);
     return NULL;
 }
 
@@ -188,13 +185,7 @@ static void test_free_list_returns_each_home_its_own(void) {
     pthread_mutex_destroy(&gate.lock);
     pthread_cond_destroy(&gate.changed);
     /* This thread's own came back to it too. */
-    petal_block *again[OWNED];
-    for (unsigned i = 0; i < OWNED; i++) {
-        again[i] = petal_block_allocate(PETAL_BLOCK_CACHE_SIZE, 2);
-        check_fresh(again[i], 2);
-        if (petal_block_cache_enabled()) CHECK(contains(mine, OWNED, again[i]));
-    }
-    for (unsigned i = 0; i < OWNED; i++) petal_block_free(again[i]);
+    check_gets_back(mine, OWNED, PETAL_BLOCK_CACHE_SIZE, 2);
     CHECK(petal_block_cache_homes() == before);
 }
 
