@@ -733,6 +733,34 @@ static void test_settle_runs_ready_and_skips_empty(void) {
     CHECK(flag == PETAL_SLOT_SKIPPED);
 }
 
+/* A committer's tag rides above the state bits: settled, it comes back whole; the untagged
+   functions read a tagged flag as they read READY; a skipped slot refuses a tagged commit. */
+static void test_tagged_commit_carries_its_tag(void) {
+    const unsigned tags[] = {0, 1, 8, 1000, (1u << 30) - 1};
+    for (unsigned i = 0; i < sizeof tags / sizeof tags[0]; i++) {
+        volatile unsigned flag = PETAL_SLOT_EMPTY;
+        CHECK(petal_slot_commit_tagged(&flag, tags[i]) == 1);
+        CHECK(flag == petal_slot_ready(tags[i]));
+        CHECK(petal_slot_is_ready(flag) && petal_slot_tag(flag) == tags[i]);
+        CHECK(petal_slot_commit_tagged(&flag, tags[i]) == 0); /* a commit happens once */
+        CHECK(petal_slot_commit(&flag) == 0);
+        CHECK(petal_slot_settle_tagged(&flag) == petal_slot_ready(tags[i]));
+        CHECK(petal_slot_settle(&flag) == 1);
+        CHECK(flag == petal_slot_ready(tags[i])); /* settling READY writes nothing */
+
+        flag = PETAL_SLOT_EMPTY;
+        CHECK(petal_slot_settle_tagged(&flag) == 0);
+        CHECK(flag == PETAL_SLOT_SKIPPED);
+        CHECK(!petal_slot_is_ready(flag));
+        CHECK(petal_slot_commit_tagged(&flag, tags[i]) == 0);
+        CHECK(flag == PETAL_SLOT_SKIPPED);
+        CHECK(petal_slot_settle_tagged(&flag) == 0); /* stays decided */
+    }
+    /* Untagged, READY is the tag-0 flag. */
+    CHECK(petal_slot_ready(0) == PETAL_SLOT_READY);
+    CHECK(!petal_slot_is_ready(PETAL_SLOT_EMPTY));
+}
+
 static void test_inline_straggler_subscribes_again(void) {
     petal_cell cell;
     petal_cell_init(&cell);
@@ -1408,6 +1436,7 @@ int main(void) {
     RUN_TEST(test_publish_with_waiters_delivers);
     RUN_TEST(test_kind_lives_beside_the_word);
     RUN_TEST(test_settle_runs_ready_and_skips_empty);
+    RUN_TEST(test_tagged_commit_carries_its_tag);
     RUN_TEST(test_inline_straggler_subscribes_again);
     RUN_TEST(test_includes_inline);
     RUN_TEST(test_block_reserved_newest_and_older);

@@ -10,6 +10,9 @@
  *     includes each subscriber's FIFO order);
  *   - strict order: a subscriber that sees RESOLVED finds every delivered callback already run;
  *   - stragglers: every slot the deliverer skipped is a commit some subscriber saw refused;
+ *   - tags: every commit carries its callback's own number (petal_slot_commit_tagged, as the
+ *     Swift facade records a callback's case), and the deliverer reads that number back from
+ *     the flag it settles (petal_slot_settle_tagged);
  *   - memory: every block allocated was freed exactly once, by the deliverer, by its last
  *     straggler, or (a spare never pushed) by its subscriber.
  *
@@ -111,13 +114,18 @@ typedef struct round_state {
 /* Blocks, counted.                                                                             */
 /* ------------------------------------------------------------------------------------------- */
 
+/* The number a callback's commits carry: unique in the round, never 0. */
+static unsigned tag_of(const callback *c) {
+    return 1 + c->subscriber * CALLBACKS + c->index;
+}
+
 static petal_block *block_new(round_state *round, callback *first) {
     petal_block *block = petal_block_allocate(sizeof(round_block), PETAL_BLOCK_SLOTS);
     if (block == NULL) abort(); /* the round cannot go on without it */
     petal_word at = petal_atomic_fetch_add(&round->allocation_count, 1);
     if (at < TOTAL) round->allocations[at] = block;
     entries_of(block)[0] = first;
-    block->flags[0] = PETAL_SLOT_READY; /* plain: private until pushed */
+    block->flags[0] = petal_slot_ready(tag_of(first)); /* plain: private until pushed */
     return block;
 }
 
@@ -158,7 +166,9 @@ static void deliver_blocks(round_state *round, petal_word taken) {
         unsigned reserved = petal_block_reserved(block); /* annotated by petal_blocks_in_order */
         unsigned stragglers = 0;
         for (unsigned index = 0; index < reserved; index++) {
-            if (petal_slot_settle(&block->flags[index])) {
+            unsigned flag = petal_slot_settle_tagged(&block->flags[index]);
+            if (flag != 0) {
+                CHECK(petal_slot_tag(flag) == tag_of(entries_of(block)[index]));
                 run_callback(round, entries_of(block)[index]);
                 round->delivered++;
             } else {
@@ -197,7 +207,9 @@ static void resolve(round_state *round, unsigned kind) {
     petal_word taken = petal_cell_publish(&round->cell, kind);
     if (!petal_word_has_waiters(taken)) return;
     if (petal_word_includes_inline(taken)) {
-        if (petal_slot_settle(&round->cell.slot_flag)) {
+        unsigned flag = petal_slot_settle_tagged(&round->cell.slot_flag);
+        if (flag != 0) {
+            CHECK(petal_slot_tag(flag) == tag_of(round->inline_entry));
             run_callback(round, round->inline_entry);
             round->delivered++;
         } else {
@@ -240,7 +252,7 @@ static void subscribe_waiter(round_state *round, callback *c) {
     c->waiter.header.memory = NULL; /* the caller's: never freed by the deliverer */
     c->waiter.header.refs = 0;
     c->waiter.header.capacity = 1;
-    c->waiter.header.flags[0] = PETAL_SLOT_READY;
+    c->waiter.header.flags[0] = petal_slot_ready(tag_of(c));
     c->waiter.entry = c;
     if (petal_cell_push_waiter(&round->cell, &c->waiter.header) == PETAL_ALREADY_RESOLVED) {
         c->self_run = 1;
@@ -266,7 +278,7 @@ static void subscribe(round_state *round, callback *c, int *hold) {
         case PETAL_RESERVED_INLINE:
             between_reserve_and_commit(round, c, &round->cell.slot_flag, hold);
             round->inline_entry = c;
-            if (petal_slot_commit(&round->cell.slot_flag)) goto subscribed;
+            if (petal_slot_commit_tagged(&round->cell.slot_flag, tag_of(c))) goto subscribed;
             petal_atomic_fetch_add(&round->inline_refused, 1);
             break; /* skipped: the callback is still ours; reserve again */
         case PETAL_RESERVED_SLOT: {
@@ -274,7 +286,7 @@ static void subscribe(round_state *round, callback *c, int *hold) {
             unsigned index = reservation.index;
             between_reserve_and_commit(round, c, &block->flags[index], hold);
             entries_of(block)[index] = c;
-            if (petal_slot_commit(&block->flags[index])) goto subscribed;
+            if (petal_slot_commit_tagged(&block->flags[index], tag_of(c))) goto subscribed;
             petal_atomic_fetch_add(&round->refused, 1);
             if (petal_block_leave(block)) block_free(round, block, &round->freed_by_straggler);
             break;

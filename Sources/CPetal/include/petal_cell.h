@@ -159,6 +159,24 @@ PETAL_INLINE int petal_slot_commit(volatile unsigned *flag) {
     return petal_atomic_uint_cas_release(flag, PETAL_SLOT_EMPTY, PETAL_SLOT_READY);
 }
 
+/* petal_slot_commit, recording `tag` (below 2^30) in the committed flag for the deliverer
+   (petal_slot_settle_tagged) and for a deinit that frees what was never delivered; and the
+   committed flag itself, for a block's first slot, filled before the block is pushed. */
+PETAL_INLINE unsigned petal_slot_ready(unsigned tag) {
+    return PETAL_SLOT_READY | (tag << PETAL_SLOT_TAG_SHIFT);
+}
+PETAL_INLINE int petal_slot_commit_tagged(volatile unsigned *flag, unsigned tag) {
+    return petal_atomic_uint_cas_release(flag, PETAL_SLOT_EMPTY, petal_slot_ready(tag));
+}
+
+/* Whether a flag is committed (READY, whatever its tag), and the tag it carries. */
+PETAL_INLINE int petal_slot_is_ready(unsigned flag) {
+    return (flag & PETAL_SLOT_STATE_MASK) == PETAL_SLOT_READY;
+}
+PETAL_INLINE unsigned petal_slot_tag(unsigned flag) {
+    return flag >> PETAL_SLOT_TAG_SHIFT;
+}
+
 /* Pushes `block` as the newest, with its first slot filled and READY, if the word is still
    `reservation->observed` (the word petal_cell_reserve saw when it answered PETAL_NEEDS_BLOCK).
    Returns 1 if pushed; otherwise the caller reserves again. The block must have all
@@ -230,8 +248,17 @@ PETAL_INLINE petal_word petal_cell_publish(petal_cell *cell, unsigned kind) {
    will be refused, and it takes the callback back (a straggler). ACQUIRE on the load (READY:
    the callback is visible); FULL on the CAS, which decides against the commit. */
 PETAL_INLINE int petal_slot_settle(volatile unsigned *flag) {
-    if (petal_atomic_uint_load_acquire(flag) == PETAL_SLOT_READY) return 1;
-    return petal_atomic_uint_fetch_cas_full(flag, PETAL_SLOT_EMPTY, PETAL_SLOT_SKIPPED) == PETAL_SLOT_READY;
+    if (petal_slot_is_ready(petal_atomic_uint_load_acquire(flag))) return 1;
+    return petal_slot_is_ready(petal_atomic_uint_fetch_cas_full(flag, PETAL_SLOT_EMPTY, PETAL_SLOT_SKIPPED));
+}
+
+/* petal_slot_settle, for slots committed with a tag: returns the committed flag (READY and its
+   tag: never 0) if the deliverer runs the slot, 0 if it is now SKIPPED. The same orderings. */
+PETAL_INLINE unsigned petal_slot_settle_tagged(volatile unsigned *flag) {
+    unsigned seen = petal_atomic_uint_load_acquire(flag);
+    if (petal_slot_is_ready(seen)) return seen;
+    seen = petal_atomic_uint_fetch_cas_full(flag, PETAL_SLOT_EMPTY, PETAL_SLOT_SKIPPED);
+    return petal_slot_is_ready(seen) ? seen : 0;
 }
 
 /* Reverses a taken word's list (newest first) into subscription order (oldest first), and

@@ -22,7 +22,8 @@
  *     word bits 6-    LIST: the newest waiter block (blocks are 64-byte aligned), or NULL.
  *     kind            the outcome kind, written by the claimer before it publishes and read
  *                     only after an acquire load saw HAS_OUTCOME.
- *     slot_flag       EMPTY, READY or SKIPPED: the inline slot's commit flag.
+ *     slot_flag       EMPTY, READY (with its committer's tag) or SKIPPED: the inline slot's
+ *                     commit flag.
  *
  *   A WAITER BLOCK holds up to PETAL_BLOCK_SLOTS callbacks (the payload is its owner's: the C
  *   future stores function pointers, Swift its closures), each with a commit flag, so a hot
@@ -69,10 +70,15 @@ extern "C" {
 #define PETAL_BLOCK_SLOTS 7u
 #define PETAL_BLOCK_FULL  7u
 
-/* A slot's commit flag. */
+/* A slot's commit flag: its state in the low two bits; above them, a committed flag carries the
+   committer's tag (petal_slot_commit_tagged), which the protocol never reads: the Swift facade
+   records there which kind of callback the slot holds, so its slots need no tag byte of their
+   own. */
 #define PETAL_SLOT_EMPTY   0u /* reserved (or not yet), not committed */
 #define PETAL_SLOT_READY   1u /* committed: the deliverer runs it */
 #define PETAL_SLOT_SKIPPED 2u /* passed by the deliverer before its commit: its subscriber takes it back */
+#define PETAL_SLOT_STATE_MASK 3u
+#define PETAL_SLOT_TAG_SHIFT  2
 
 /* A waiter block: up to PETAL_BLOCK_SLOTS callbacks. The owner's payload (one entry per slot)
    follows the header, at petal_block_payload (offset 64, whatever the language). */
