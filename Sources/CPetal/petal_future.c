@@ -28,6 +28,7 @@ _Static_assert(_Alignof(petal_future_state) == _Alignof(petal_future), "petal_fu
 _Static_assert(sizeof(petal_waiter_state) == sizeof(petal_waiter), "petal_waiter's storage is the core's waiter");
 _Static_assert(_Alignof(petal_waiter_state) == _Alignof(petal_waiter), "petal_waiter's alignment is the core's");
 _Static_assert(offsetof(petal_waiter_state, slot) == sizeof(petal_block), "a waiter's slot is its block's payload");
+_Static_assert(sizeof(petal_future_block) <= PETAL_BLOCK_CACHE_SIZE, "a future's blocks come from the block cache");
 
 /* A block's payload: it follows the header in petal_future_block and in petal_waiter_state alike. */
 static petal_callback_slot *petal_block_slots(petal_block *block) {

@@ -578,10 +578,11 @@ proctype Resolver(byte k) {
     if :: flagvar == SKIPPED -> payvar = 0 :: else -> skip fi
 
 /* @driver subscribe
-     Swift FutureStorage.subscribe(_:)
+     Swift FutureStorage.subscribe(stored:)
      C     petal_future_subscribe
-   A straggler takes its callback back before it leaves the block: Swift moves it out of the
-   slot (C keeps its own copy and reads nothing back). -DLATE_TAKE_BACK does it after. */
+   A straggler reads nothing back from its slot in either language (Swift keeps its callback's
+   words, C its own copy); the model takes the payload back before the leave all the same, the
+   stricter case. -DLATE_TAKE_BACK does it after. */
 inline subscribe(c) {
     do
     /* @step subscribe: petal_cell_reserve */

@@ -183,9 +183,11 @@ PETAL_API void petal_block_free(petal_block *block);
    returning the blocks of each other thread with one CAS for all of them. */
 PETAL_API void petal_block_free_list(petal_block *list);
 
-/* The largest block the cache keeps: a 64-byte header and seven 24-byte callbacks (the Swift
-   facade's; the C future's are smaller). Larger blocks go straight to malloc and free. */
-#define PETAL_BLOCK_CACHE_SIZE 240u
+/* The largest block the cache keeps: a 64-byte header and seven slots of two words, 176 bytes
+   with 64-bit pointers (the Swift facade's blocks), rounded up to the header's alignment (the C
+   future's, whose struct is rounded so). Every cached block is this size, so any fits any cached
+   request; larger blocks go straight to malloc and free. */
+#define PETAL_BLOCK_CACHE_SIZE 192u
 
 /* For the C tests: the block caches in existence (one per thread that allocated a block and
    has not exited, or whose blocks are still out), and whether caching is on in this build (off

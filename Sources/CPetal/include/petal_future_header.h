@@ -29,11 +29,10 @@ typedef struct petal_future_header {
     /* The future's cancellation record (a retained pointer) or 0, almost always: installed once
      * by compare-and-swap by the first user of cancellation, released by the deinit. */
     petal_atomic_word cancellation;
-    /* Raw storage for the first subscriber's callback (Swift's Callback<Value>: two words and a
-     * tag byte for every Value), initialised by the subscriber that reserved the slot before its
-     * release commit, and moved out by whoever runs it. */
+    /* Raw storage for the first subscriber's callback (the payload of Swift's Callback<Value>:
+     * two words for every Value, its case in the cell's slot_flag), initialised by the subscriber
+     * that reserved the slot before its release commit, and moved out by whoever runs it. */
     uintptr_t slot[2];
-    unsigned char slot_tag;
     /* Whether a chained future still holds its step: written before the storage is shared and
      * by the one delivering thread; read by the deinit, after the last release. */
     bool holds_step;
@@ -41,7 +40,7 @@ typedef struct petal_future_header {
      * creation, then only read: a byte of its own, as holds_step is written while requests may
      * read this one. */
     bool is_chained;
-    unsigned char padding;
+    unsigned char padding[2];
     /* What diagnostics know of a failure: observed or not, and the promise site it came from.
      * Relaxed 32-bit atomics, on failure paths only. */
     petal_atomic_u32 failure;
@@ -52,13 +51,11 @@ typedef struct petal_future_header {
 _Static_assert(offsetof(petal_future_header, cell) == 0, "the cell is first: the core addresses it as the header");
 _Static_assert(offsetof(petal_future_header, cancellation) == sizeof(petal_cell), "no gap after the cell");
 _Static_assert(offsetof(petal_future_header, slot) % sizeof(uintptr_t) == 0, "the slot is word-aligned");
-_Static_assert(offsetof(petal_future_header, slot_tag) == offsetof(petal_future_header, slot) + 2 * sizeof(uintptr_t),
-               "the slot is two words and a tag byte");
-_Static_assert(offsetof(petal_future_header, holds_step) == offsetof(petal_future_header, slot_tag) + 1,
-               "the flags follow the tag, inside the slot's last word");
+_Static_assert(offsetof(petal_future_header, holds_step) == offsetof(petal_future_header, slot) + 2 * sizeof(uintptr_t),
+               "the slot is two words, the flags right after it");
 _Static_assert(offsetof(petal_future_header, is_chained) == offsetof(petal_future_header, holds_step) + 1,
-               "the flags follow the tag, inside the slot's last word");
-_Static_assert(offsetof(petal_future_header, failure) == offsetof(petal_future_header, padding) + 1,
+               "the flags are two bytes side by side");
+_Static_assert(offsetof(petal_future_header, failure) == offsetof(petal_future_header, padding) + 2,
                "the failure word fills the padding");
 _Static_assert(sizeof(petal_future_header) % 8 == 0, "the tail starts 8-aligned");
 _Static_assert(sizeof(void *) != 8 || sizeof(petal_future_header) == 48, "48 bytes: a Future<Int> is one 80-byte chunk");
@@ -66,7 +63,7 @@ _Static_assert(sizeof(void *) != 8 || sizeof(petal_future_header) == 48, "48 byt
 /* The fields' addresses, for Swift (see petal_field_address.h). */
 PETAL_FIELD_ADDRESS(petal_future_header, cell, petal_cell)
 PETAL_FIELD_ADDRESS(petal_future_header, cancellation, petal_atomic_word)
-PETAL_FIELD_ADDRESS(petal_future_header, slot, void) /* two words and the tag byte after them */
+PETAL_FIELD_ADDRESS(petal_future_header, slot, void) /* two words */
 PETAL_FIELD_ADDRESS(petal_future_header, holds_step, bool)
 PETAL_FIELD_ADDRESS(petal_future_header, is_chained, bool)
 PETAL_FIELD_ADDRESS(petal_future_header, failure, petal_atomic_u32)

@@ -2,7 +2,8 @@ import CPetal
 
 /// Waiter blocks for the subscribers after the first (the first uses the future's inline slot):
 /// a C `petal_block` header (links, slot flags, the stragglers' count) followed by up to
-/// `PETAL_BLOCK_SLOTS` callbacks, in one plain heap block.
+/// `PETAL_BLOCK_SLOTS` callbacks (each in a slot of two words, its case in the slot's commit
+/// flag), in one plain heap block.
 ///
 /// Why blocks: a hot future's subscribers share one allocation per seven instead of one each
 /// (the allocation and its free were most of the cost of subscribing to, and draining, a hot
@@ -14,28 +15,25 @@ import CPetal
 /// once: by the deliverer that runs it, or by its subscriber when the deliverer skipped it.
 @usableFromInline
 enum CallbackBlock<Value> {
-    /// Bytes of a block: the C header, then the callbacks.
+    /// Bytes of a block: the C header, then the slots.
     @inlinable
     static var size: Int {
-        MemoryLayout<petal_block>.size + Int(PETAL_BLOCK_SLOTS) * MemoryLayout<Callback<Value>>.stride
+        MemoryLayout<petal_block>.size + Int(PETAL_BLOCK_SLOTS) * Callback<Value>.slotSize
     }
 
     /// A new block of `PETAL_BLOCK_SLOTS` empty slots, ready to hold a subscriber's callback in
     /// its first slot and be pushed.
     @inlinable
     static func allocate() -> UnsafeMutablePointer<petal_block> {
-        assert(MemoryLayout<petal_block>.size == 64 && MemoryLayout<Callback<Value>>.alignment <= 32)
+        assert(MemoryLayout<petal_block>.size == 64 && size <= PETAL_BLOCK_CACHE_SIZE)
         guard let block = petal_block_allocate(size, PETAL_BLOCK_SLOTS) else { fatalError("Petal: out of memory") }
         return block
     }
 
-    /// Slot `index`'s callback (initialised only between its fill and its move).
+    /// Slot `index` (holding a callback only between its fill and its move, see
+    /// `Callback+Slot.swift`).
     @inlinable
-    static func callback(
-        _ block: UnsafeMutablePointer<petal_block>, _ index: Int
-    ) -> UnsafeMutablePointer<
-        Callback<Value>
-    > {
-        petal_block_payload(block).unsafelyUnwrapped.assumingMemoryBound(to: Callback<Value>.self) + index
+    static func slot(_ block: UnsafeMutablePointer<petal_block>, _ index: Int) -> UnsafeMutableRawPointer {
+        petal_block_payload(block).unsafelyUnwrapped + index * Callback<Value>.slotSize
     }
 }

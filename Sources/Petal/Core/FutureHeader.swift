@@ -41,8 +41,8 @@ extension FutureHeader {
             cell: petal_cell(
                 word: kind == nil ? 0 : PETAL_PHASE_RESOLVED, slot_flag: kind == nil ? 0 : PETAL_SLOT_SKIPPED,
                 kind: kind?.rawValue ?? 0),
-            cancellation: petal_atomic_word(value: 0), slot: (0, 0), slot_tag: 0, holds_step: chained,
-            is_chained: chained, padding: 0, failure: petal_atomic_u32(value: 0))
+            cancellation: petal_atomic_word(value: 0), slot: (0, 0), holds_step: chained,
+            is_chained: chained, padding: (0, 0), failure: petal_atomic_u32(value: 0))
     }
 }
 
@@ -63,11 +63,6 @@ extension FutureStorage {
     final var headerAddress: UnsafeMutableRawPointer {
         UnsafeMutableRawPointer(headerPointer)
     }
-
-    // The callback's layout does not depend on `Value` (every case holds a closure or a
-    // reference), so a fixed instance stands in for it: generic code then needs no metadata.
-    @usableFromInline
-    typealias CallbackLayout = Callback<Never>
 
     /// Where the tail starts, from the header's address: the value or the error.
     @inlinable
@@ -123,11 +118,11 @@ extension FutureStorage {
         petal_future_header_cancellation(headerPointer)
     }
 
-    /// The inline slot for the first subscriber's callback (initialised only between its fill
-    /// and its move).
+    /// The inline slot for the first subscriber's callback (holding one only between its fill
+    /// and its move, see `Callback+Slot.swift`).
     @inlinable
-    final var slot: UnsafeMutablePointer<Callback<Value>> {
-        petal_future_header_slot(headerPointer).assumingMemoryBound(to: Callback<Value>.self)
+    final var slot: UnsafeMutableRawPointer {
+        petal_future_header_slot(headerPointer)
     }
 
     /// Whether a chained future still holds its step.
@@ -142,14 +137,13 @@ extension FutureStorage {
         petal_future_header_is_chained(headerPointer).pointee
     }
 
-    /// Debug builds: the callback fits the slot the C header gives it (its size and offsets are
-    /// checked when the module compiles; a Swift type's layout can only be checked here).
+    /// Debug builds: what the header's raw storage holds fits it (its size and offsets are
+    /// checked when the module compiles; a Swift type's layout can only be checked here; each
+    /// callback's payload is checked as it is stored).
     @inlinable
     static func checkLayout() {
-        // The raw storage fits what it stores, and a zeroed error is `nil`.
+        // A zeroed error is `nil`, and the slot is the two words callbacks are kept in.
         assert(MemoryLayout<(any Error)?>.size == MemoryLayout<UInt>.size)
-        assert(MemoryLayout<Callback<Value>>.size == MemoryLayout<CallbackLayout>.size)
-        assert(MemoryLayout<Callback<Value>>.size <= MemoryLayout<(UInt, UInt, UInt8)>.size)
-        assert(MemoryLayout<Callback<Value>>.alignment <= MemoryLayout<UInt>.alignment)
+        assert(Callback<Value>.slotSize == 2 * MemoryLayout<UInt>.size)
     }
 }

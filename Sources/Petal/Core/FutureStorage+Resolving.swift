@@ -113,8 +113,9 @@ extension FutureStorage {
     /// ran, until the cell is RESOLVED.
     @inlinable
     final func runWaiters(_ taken: petal_word, kind: OutcomeKind) {
-        if petal_word_includes_inline(taken) != 0, petal_slot_settle(petal_cell_slot_flag(cell)) != 0 {
-            slot.move().invoke(from: self, kind: kind)
+        if petal_word_includes_inline(taken) != 0 {
+            let flag = petal_slot_settle_tagged(petal_cell_slot_flag(cell))
+            if flag != 0 { Callback.invoke(storedIn: slot, tag: petal_slot_tag(flag), from: self, kind: kind) }
         }
         if petal_word_list(taken) != nil { run(taken, kind: kind) }
         // Ask for more every time, even after an inline-only batch: only take_more can close the
@@ -141,8 +142,10 @@ extension FutureStorage {
             next = block.pointee.next  // before the link is reused for `done`
             var stragglers: UInt32 = 0
             for index in 0..<petal_block_reserved(block) {
-                if petal_slot_settle(petal_block_flag(block, index)) != 0 {
-                    CallbackBlock<Value>.callback(block, Int(index)).move().invoke(from: self, kind: kind)
+                let flag = petal_slot_settle_tagged(petal_block_flag(block, index))
+                if flag != 0 {
+                    let place = CallbackBlock<Value>.slot(block, Int(index))
+                    Callback.invoke(storedIn: place, tag: petal_slot_tag(flag), from: self, kind: kind)
                 } else {
                     stragglers += 1
                 }

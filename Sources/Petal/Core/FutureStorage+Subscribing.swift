@@ -6,40 +6,48 @@ extension FutureStorage {
     /// subscriber takes the inline slot (no allocation); later ones share waiter blocks, one
     /// allocation per `PETAL_BLOCK_SLOTS` subscribers (see `petal_cell.h` for the protocol).
     ///
-    /// The callback is moved, never copied: into the slot it reserved, back out if the deliverer
-    /// skipped that slot (then it subscribes again), so no retain or release is spent on it.
+    /// The callback is split for a slot where it is made (the case known, its switch folded
+    /// away), then its words are written, never retained: into the slot it reserved, and again
+    /// into the next if the deliverer skipped that one, so no retain or release is spent on it.
     @inlinable
+    @inline(__always)
     final func subscribe(_ callback: consuming Callback<Value>) {
+        subscribe(stored: callback.stored())
+    }
+
+    /// ``subscribe(_:)`` for a callback already split for a slot.
+    @inlinable
+    final func subscribe(stored callback: consuming Callback<Value>.Stored) {
         var reservation = petal_reservation()
         // A block allocated for a push that lost its race, kept for the next attempt.
         var spare: UnsafeMutablePointer<petal_block>? = nil
         while true {
             switch petal_cell_reserve(cell, &reservation) {
             case PETAL_RESERVED_INLINE:
-                slot.initialize(to: consume callback)
-                if petal_slot_commit(petal_cell_slot_flag(cell)) != 0 { return discard(spare) }
-                callback = slot.move()
+                callback.write(to: slot)
+                if petal_slot_commit_tagged(petal_cell_slot_flag(cell), callback.tag) != 0 { return discard(spare) }
+            // Skipped by the deliverer, which never reads a skipped slot: the words are still
+            // the callback's only owner.
             case PETAL_RESERVED_SLOT:
                 let block = reservation.block.unsafelyUnwrapped
                 let index = reservation.index
-                let place = CallbackBlock<Value>.callback(block, Int(index))
-                place.initialize(to: consume callback)
-                if petal_slot_commit(petal_block_flag(block, index)) != 0 { return discard(spare) }
-                // Skipped by the deliverer: take the callback back, leave the block (freeing it
-                // if everyone else is done with it), and subscribe again.
-                callback = place.move()
+                callback.write(to: CallbackBlock<Value>.slot(block, Int(index)))
+                if petal_slot_commit_tagged(petal_block_flag(block, index), callback.tag) != 0 {
+                    return discard(spare)
+                }
+                // Skipped by the deliverer: leave the block (freeing it if everyone else is done
+                // with it), and subscribe again.
                 if petal_block_leave(block) != 0 { petal_block_free(block) }
             case PETAL_NEEDS_BLOCK:
                 let block = spare ?? CallbackBlock<Value>.allocate()
-                CallbackBlock<Value>.callback(block, 0).initialize(to: consume callback)
-                petal_block_flag(block, 0).pointee = PETAL_SLOT_READY  // private until pushed
+                callback.write(to: CallbackBlock<Value>.slot(block, 0))
+                petal_block_flag(block, 0).pointee = petal_slot_ready(callback.tag)  // private until pushed
                 if petal_cell_push(cell, block, &reservation) != 0 { return }
-                callback = CallbackBlock<Value>.callback(block, 0).move()
                 petal_block_flag(block, 0).pointee = PETAL_SLOT_EMPTY
                 spare = block
             default:  // PETAL_ALREADY_RESOLVED
                 discard(spare)
-                return runResolved(callback)
+                return runResolved(callback.callback())
             }
         }
     }

@@ -92,13 +92,18 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader, Value> {
     @inline(never)
     private func freeUndelivered(_ word: petal_word) {
         let doomed = UndeliveredCallbacks<Value>()
-        if petal_cell_slot_flag(cell).pointee == PETAL_SLOT_READY { doomed.callbacks.append(slot.move()) }
+        let inlineFlag = petal_cell_slot_flag(cell).pointee
+        if petal_slot_is_ready(inlineFlag) != 0 {
+            doomed.callbacks.append(Callback.take(from: slot, tag: petal_slot_tag(inlineFlag)))
+        }
         var next = petal_blocks_in_order(word)
         while let block = next {
             next = block.pointee.next
             for index in 0..<petal_block_reserved(block) {
-                if petal_block_flag(block, index).pointee == PETAL_SLOT_READY {
-                    doomed.callbacks.append(CallbackBlock<Value>.callback(block, Int(index)).move())
+                let flag = petal_block_flag(block, index).pointee
+                if petal_slot_is_ready(flag) != 0 {
+                    let place = CallbackBlock<Value>.slot(block, Int(index))
+                    doomed.callbacks.append(Callback.take(from: place, tag: petal_slot_tag(flag)))
                 }
             }
             petal_block_free(block)

@@ -92,7 +92,7 @@ struct MemoryTests {
     @Test("a future's storage stays small", arguments: [0, 1])
     func storageSize(kind: Int) {
         let bytes = kind == 0 ? Self.storageSize(of: Int.self) : Self.storageSize(of: String.self)
-        // Object header 16 + header 48 (cell 16, cancellation record pointer 8, inline waiter 17,
+        // Object header 16 + header 48 (cell 16, cancellation record pointer 8, inline slot 16,
         // flags) + the value or the error: 72 bytes asked for Future<Int>, an 80-byte chunk with
         // 72 usable; 80 for Future<String>, a 96-byte chunk with 88.
         #expect(bytes <= (kind == 0 ? 72 : 88))

@@ -1,0 +1,214 @@
+import CPetal
+
+/// How a callback is kept in a slot (the future's inline slot, or a waiter block's): its payload
+/// in the slot's two words, and which case it is in the slot's commit flag, as the committer's
+/// tag (`petal_slot_commit_tagged`).
+///
+/// Why not the enum itself: `Callback` is two words and a tag byte, 24 bytes a slot, and no case
+/// has spare bits to hide the tag in (a closure's function pointer has none). With the tag in
+/// the flag, which the subscriber writes anyway, a slot is 16 bytes and a block of seven 176
+/// (three cache lines) instead of 232 (four), which is what a drain reads per callback beyond
+/// its own work.
+
+extension Callback {
+    /// A callback split for a slot: its payload's two words, which own what the payload holds
+    /// (a closure's context, a reference), and its case. Trivially copyable, so a subscriber
+    /// whose slot was skipped just writes the words again; every `Stored` made is consumed
+    /// exactly once, by the deliverer that runs what its words were written to or by
+    /// ``callback``.
+    @usableFromInline
+    struct Stored {
+        @usableFromInline
+        var words: (UInt, UInt)
+        @usableFromInline
+        let tag: UInt32
+
+        @inlinable
+        init(words: (UInt, UInt), tag: UInt32) {
+            self.words = words
+            self.tag = tag
+        }
+
+        /// Writes the words into `slot`; the callback is there once its flag is committed.
+        @inlinable
+        func write(to slot: UnsafeMutableRawPointer) {
+            slot.storeBytes(of: words, as: (UInt, UInt).self)
+        }
+
+        /// The callback, taken back from the words (for a future that resolved meanwhile).
+        @inlinable
+        consuming func callback() -> Callback<Value> {
+            let tag = tag
+            return withUnsafeMutableBytes(of: &words) {
+                Callback.take(from: $0.baseAddress.unsafelyUnwrapped, tag: tag)
+            }
+        }
+    }
+
+    /// The bytes of a slot: two words, whatever `Value`.
+    @inlinable
+    static var slotSize: Int { MemoryLayout<(UInt, UInt)>.size }
+
+    /// This callback split for a slot. Inlined where the callback is made, so the case is known
+    /// and the switch folds away.
+    @inlinable
+    @inline(__always)
+    consuming func stored() -> Stored {
+        switch consume self {
+        case .resolved(let body): return Self.put(Resolved(body: body), tag: CallbackTag.resolved)
+        case .fulfilled(let body): return Self.put(Fulfilled(body: body), tag: CallbackTag.fulfilled)
+        case .rejected(let body): return Self.put(Failed(body: body), tag: CallbackTag.rejected)
+        case .cancelled(let body): return Self.put(Cancelled(body: body), tag: CallbackTag.cancelled)
+        case .anyError(let body): return Self.put(Failed(body: body), tag: CallbackTag.anyError)
+        case .step(let receive): return Self.put(Step(receive: receive), tag: CallbackTag.step)
+        case .forward(let target): return Self.put(target, tag: CallbackTag.forward)
+        case .promise(let promise): return Self.put(promise, tag: CallbackTag.promise)
+        case .input(let receiver, let index): return Self.put((receiver, index), tag: CallbackTag.input)
+        }
+    }
+
+    /// Moves the callback stored with `tag` out of `slot` (which is uninitialised after).
+    @inlinable
+    @inline(__always)
+    static func take(from slot: UnsafeMutableRawPointer, tag: UInt32) -> Callback<Value> {
+        switch tag {
+        case CallbackTag.resolved: return .resolved((take(from: slot) as Resolved).body)
+        case CallbackTag.fulfilled: return .fulfilled((take(from: slot) as Fulfilled).body)
+        case CallbackTag.rejected: return .rejected((take(from: slot) as Failed).body)
+        case CallbackTag.cancelled: return .cancelled((take(from: slot) as Cancelled).body)
+        case CallbackTag.anyError: return .anyError((take(from: slot) as Failed).body)
+        case CallbackTag.step: return .step((take(from: slot) as Step).receive)
+        case CallbackTag.forward: return .forward(take(from: slot))
+        case CallbackTag.promise: return .promise(take(from: slot))
+        default:  // CallbackTag.input
+            let (receiver, index): (InputReceiver<Value>, Int) = take(from: slot)
+            return .input(receiver, index: index)
+        }
+    }
+
+    /// Moves the callback stored with `tag` out of `slot` and calls it with `storage`'s outcome
+    /// (of `kind`, already published): what ``invoke(from:kind:)`` does for the callback, with
+    /// one switch on the tag (building the callback first and switching on it again cost the
+    /// hot promise instructions per subscriber).
+    @inlinable
+    @inline(__always)
+    static func invoke(
+        storedIn slot: UnsafeMutableRawPointer, tag: UInt32, from storage: FutureStorage<Value>, kind: OutcomeKind
+    ) {
+        switch tag {
+        case CallbackTag.step: (take(from: slot) as Step).receive(storage, kind)
+        case CallbackTag.forward: (take(from: slot) as FutureStorage<Value>).resolve(copying: storage, kind: kind)
+        default: take(from: slot, tag: tag).invoke(reading: PublishedOutcome(storage, kind: kind))
+        }
+    }
+
+    /// One case's payload, moved into two words.
+    @inlinable
+    @inline(__always)
+    static func put<Payload>(_ payload: consuming Payload, tag: UInt32) -> Stored {
+        assert(MemoryLayout<Payload>.size <= slotSize)
+        assert(MemoryLayout<Payload>.alignment <= MemoryLayout<UInt>.alignment)
+        var words: (UInt, UInt) = (0, 0)
+        // Moved in through an optional: a closure can only borrow a parameter, and a copy would
+        // cost a retain (and the parameter's release after).
+        var moving = Optional(payload)
+        withUnsafeMutableBytes(of: &words) { raw in
+            _ = raw.baseAddress.unsafelyUnwrapped.initializeMemory(
+                as: Payload.self, to: moving.take().unsafelyUnwrapped)
+        }
+        return Stored(words: words, tag: tag)
+    }
+
+    /// Moves one case's payload out.
+    @inlinable
+    @inline(__always)
+    static func take<Payload>(from slot: UnsafeMutableRawPointer) -> Payload {
+        slot.assumingMemoryBound(to: Payload.self).move()
+    }
+
+    // Each closure case's payload as a struct's field. A field keeps the closure at the
+    // abstraction its case has; a closure stored as a generic payload itself would be
+    // re-abstracted on the way in and out (a thunk around it: an allocation per store).
+
+    /// The payload of `.resolved`.
+    @usableFromInline
+    struct Resolved {
+        @usableFromInline
+        let body: @Sendable (Outcome<Value>) -> Void
+
+        @inlinable
+        init(body: @escaping @Sendable (Outcome<Value>) -> Void) { self.body = body }
+    }
+
+    /// The payload of `.fulfilled`.
+    @usableFromInline
+    struct Fulfilled {
+        @usableFromInline
+        let body: @Sendable (Value) -> Void
+
+        @inlinable
+        init(body: @escaping @Sendable (Value) -> Void) { self.body = body }
+    }
+
+    /// The payload of `.rejected` and `.anyError` (the tag tells them apart).
+    @usableFromInline
+    struct Failed {
+        @usableFromInline
+        let body: @Sendable (any Error) -> Void
+
+        @inlinable
+        init(body: @escaping @Sendable (any Error) -> Void) { self.body = body }
+    }
+
+    /// The payload of `.cancelled`.
+    @usableFromInline
+    struct Cancelled {
+        @usableFromInline
+        let body: @Sendable ((any Error)?) -> Void
+
+        @inlinable
+        init(body: @escaping @Sendable ((any Error)?) -> Void) { self.body = body }
+    }
+
+    /// The payload of `.step`.
+    @usableFromInline
+    struct Step {
+        @usableFromInline
+        let receive: (FutureStorage<Value>, OutcomeKind) -> Void
+
+        @inlinable
+        init(receive: @escaping (FutureStorage<Value>, OutcomeKind) -> Void) { self.receive = receive }
+    }
+}
+
+/// A callback's case, as its slot's commit flag records it.
+@usableFromInline
+enum CallbackTag {
+    /// `Callback.resolved`.
+    @inlinable
+    static var resolved: UInt32 { 0 }
+    /// `Callback.fulfilled`.
+    @inlinable
+    static var fulfilled: UInt32 { 1 }
+    /// `Callback.rejected`.
+    @inlinable
+    static var rejected: UInt32 { 2 }
+    /// `Callback.cancelled`.
+    @inlinable
+    static var cancelled: UInt32 { 3 }
+    /// `Callback.anyError`.
+    @inlinable
+    static var anyError: UInt32 { 4 }
+    /// `Callback.step`.
+    @inlinable
+    static var step: UInt32 { 5 }
+    /// `Callback.forward`.
+    @inlinable
+    static var forward: UInt32 { 6 }
+    /// `Callback.promise`.
+    @inlinable
+    static var promise: UInt32 { 7 }
+    /// `Callback.input`.
+    @inlinable
+    static var input: UInt32 { 8 }
+}
