@@ -9,7 +9,6 @@ import CPetal
 /// the flag, which the subscriber writes anyway, a slot is 16 bytes and a block of seven 176
 /// (three cache lines) instead of 232 (four), which is what a drain reads per callback beyond
 /// its own work.
-
 extension Callback {
     /// A callback split for a slot: its payload's two words, which own what the payload holds
     /// (a closure's context, a reference), and its case. Trivially copyable, so a subscriber

@@ -25,9 +25,9 @@ extension FutureStorage {
             switch petal_cell_reserve(cell, &reservation) {
             case PETAL_RESERVED_INLINE:
                 callback.write(to: slot)
+                // Refused if the deliverer skipped the slot, which it then never reads: the words
+                // are still the callback's only owner, and it subscribes again.
                 if petal_slot_commit_tagged(petal_cell_slot_flag(cell), callback.tag) != 0 { return discard(spare) }
-            // Skipped by the deliverer, which never reads a skipped slot: the words are still
-            // the callback's only owner.
             case PETAL_RESERVED_SLOT:
                 let block = reservation.block.unsafelyUnwrapped
                 let index = reservation.index
