@@ -19,35 +19,42 @@ extension FutureStorage {
     @inlinable
     final func subscribe(stored callback: consuming Callback<Value>.Stored) {
         var reservation = petal_reservation()
-        // A block allocated for a push that lost its race, kept for the next attempt.
-        var spare: UnsafeMutablePointer<petal_block>? = nil
-        while true {
-            switch petal_cell_reserve(cell, &reservation) {
-            case PETAL_RESERVED_INLINE:
-                callback.write(to: slot)
-                // Refused if the deliverer skipped the slot, which it then never reads: the words
-                // are still the callback's only owner, and it subscribes again.
-                if petal_slot_commit_tagged(petal_cell_slot_flag(cell), callback.tag) != 0 { return discard(spare) }
-            case PETAL_RESERVED_SLOT:
-                let block = reservation.block.unsafelyUnwrapped
-                let index = reservation.index
-                callback.write(to: CallbackBlock<Value>.slot(block, Int(index)))
-                if petal_slot_commit_tagged(petal_block_flag(block, index), callback.tag) != 0 {
-                    return discard(spare)
+        // Unprotected: its address goes only to the cell's inline C functions, which write the
+        // struct's own fields, so a stack protector would only add its canary to every
+        // subscribe (six instructions).
+        _withUnprotectedUnsafeMutablePointer(to: &reservation) { reservation in
+            // A block allocated for a push that lost its race, kept for the next attempt.
+            var spare: UnsafeMutablePointer<petal_block>? = nil
+            while true {
+                switch petal_cell_reserve(cell, reservation) {
+                case PETAL_RESERVED_INLINE:
+                    callback.write(to: slot)
+                    // Refused if the deliverer skipped the slot, which it then never reads: the
+                    // words are still the callback's only owner, and it subscribes again.
+                    if petal_slot_commit_tagged(petal_cell_slot_flag(cell), callback.tag) != 0 {
+                        return discard(spare)
+                    }
+                case PETAL_RESERVED_SLOT:
+                    let block = reservation.pointee.block.unsafelyUnwrapped
+                    let index = reservation.pointee.index
+                    callback.write(to: CallbackBlock<Value>.slot(block, Int(index)))
+                    if petal_slot_commit_tagged(petal_block_flag(block, index), callback.tag) != 0 {
+                        return discard(spare)
+                    }
+                    // Skipped by the deliverer: leave the block (freeing it if everyone else is
+                    // done with it), and subscribe again.
+                    if petal_block_leave(block) != 0 { petal_block_free(block) }
+                case PETAL_NEEDS_BLOCK:
+                    let block = spare ?? CallbackBlock<Value>.allocate()
+                    callback.write(to: CallbackBlock<Value>.slot(block, 0))
+                    petal_block_flag(block, 0).pointee = petal_slot_ready(callback.tag)  // private until pushed
+                    if petal_cell_push(cell, block, reservation) != 0 { return }
+                    petal_block_flag(block, 0).pointee = PETAL_SLOT_EMPTY
+                    spare = block
+                default:  // PETAL_ALREADY_RESOLVED
+                    discard(spare)
+                    return runResolved(callback.callback())
                 }
-                // Skipped by the deliverer: leave the block (freeing it if everyone else is done
-                // with it), and subscribe again.
-                if petal_block_leave(block) != 0 { petal_block_free(block) }
-            case PETAL_NEEDS_BLOCK:
-                let block = spare ?? CallbackBlock<Value>.allocate()
-                callback.write(to: CallbackBlock<Value>.slot(block, 0))
-                petal_block_flag(block, 0).pointee = petal_slot_ready(callback.tag)  // private until pushed
-                if petal_cell_push(cell, block, &reservation) != 0 { return }
-                petal_block_flag(block, 0).pointee = PETAL_SLOT_EMPTY
-                spare = block
-            default:  // PETAL_ALREADY_RESOLVED
-                discard(spare)
-                return runResolved(callback.callback())
             }
         }
     }
