@@ -171,6 +171,14 @@ public final class Promise<Value> {
         // is a count and nothing more (`petal_repeat_cache.h`): a loser then costs little more
         // than its failed compare-and-swap.
         if let file = site.repeatCacheFile, petal_repeat_count_cached(file, UInt(site.line)) != 0 { return }
+        reportRepeatInFull(attempt)
+    }
+
+    /// A repeat the cache does not count: the report. A function of its own so that the
+    /// stack protector its locals need is paid here, not by every counted loser.
+    @usableFromInline
+    @inline(never)
+    func reportRepeatInFull(_ attempt: OutcomeKind) {
         site.report(.repeatedResolution(attempt: attempt), valueType: Value.self)
     }
 }
