@@ -33,5 +33,6 @@ enum UniquePromisePrototype {
             }
             verify(Delivered.count == perThread * threads, "\(name): \(Delivered.count) callbacks delivered")
         }
+        .wakingFirst(pool)
     }
 }
