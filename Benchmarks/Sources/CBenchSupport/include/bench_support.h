@@ -14,6 +14,12 @@ void bench_count_add(void);
 long bench_count_read(void);
 void bench_count_reset(void);
 
+/* Pins the calling thread to core `cpu` (0 on success), for probes that place their threads. */
+int bench_pin_to_cpu(int cpu);
+
+/* The monotonic clock, in nanoseconds. */
+long long bench_now_ns(void);
+
 /* Does nothing with `object`, out of the optimiser's sight: an object passed here escapes. */
 void bench_escape(const void *object);
 
