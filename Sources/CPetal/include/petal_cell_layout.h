@@ -43,6 +43,14 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+/* Asks for the cache line at `address` to be loaded ahead of a read: a hint, never a fault and
+   no ordering (it is not an access). Nothing where the compiler has no such builtin. */
+#if defined(__GNUC__)
+#  define PETAL_PREFETCH(address) __builtin_prefetch(address)
+#else
+#  define PETAL_PREFETCH(address) ((void)(address))
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
