@@ -52,15 +52,15 @@ extension Callback {
     @inline(__always)
     consuming func stored() -> Stored {
         switch consume self {
-        case .resolved(let body): return Self.put(Resolved(body: body), tag: CallbackTag.resolved)
-        case .fulfilled(let body): return Self.put(Fulfilled(body: body), tag: CallbackTag.fulfilled)
-        case .rejected(let body): return Self.put(Failed(body: body), tag: CallbackTag.rejected)
-        case .cancelled(let body): return Self.put(Cancelled(body: body), tag: CallbackTag.cancelled)
-        case .anyError(let body): return Self.put(Failed(body: body), tag: CallbackTag.anyError)
-        case .step(let receive): return Self.put(Step(receive: receive), tag: CallbackTag.step)
-        case .forward(let target): return Self.put(target, tag: CallbackTag.forward)
-        case .promise(let promise): return Self.put(promise, tag: CallbackTag.promise)
-        case .input(let receiver, let index): return Self.put((receiver, index), tag: CallbackTag.input)
+        case .resolved(let body): return Self.put(Resolved(body: body), tag: CallbackTag.resolved.rawValue)
+        case .fulfilled(let body): return Self.put(Fulfilled(body: body), tag: CallbackTag.fulfilled.rawValue)
+        case .rejected(let body): return Self.put(Failed(body: body), tag: CallbackTag.rejected.rawValue)
+        case .cancelled(let body): return Self.put(Cancelled(body: body), tag: CallbackTag.cancelled.rawValue)
+        case .anyError(let body): return Self.put(Failed(body: body), tag: CallbackTag.anyError.rawValue)
+        case .step(let receive): return Self.put(Step(receive: receive), tag: CallbackTag.step.rawValue)
+        case .forward(let target): return Self.put(target, tag: CallbackTag.forward.rawValue)
+        case .promise(let promise): return Self.put(promise, tag: CallbackTag.promise.rawValue)
+        case .input(let receiver, let index): return Self.put((receiver, index), tag: CallbackTag.input.rawValue)
         }
     }
 
@@ -69,14 +69,14 @@ extension Callback {
     @inline(__always)
     static func take(from slot: UnsafeMutableRawPointer, tag: UInt32) -> Callback<Value> {
         switch tag {
-        case CallbackTag.resolved: return .resolved((take(from: slot) as Resolved).body)
-        case CallbackTag.fulfilled: return .fulfilled((take(from: slot) as Fulfilled).body)
-        case CallbackTag.rejected: return .rejected((take(from: slot) as Failed).body)
-        case CallbackTag.cancelled: return .cancelled((take(from: slot) as Cancelled).body)
-        case CallbackTag.anyError: return .anyError((take(from: slot) as Failed).body)
-        case CallbackTag.step: return .step((take(from: slot) as Step).receive)
-        case CallbackTag.forward: return .forward(take(from: slot))
-        case CallbackTag.promise: return .promise(take(from: slot))
+        case CallbackTag.resolved.rawValue: return .resolved((take(from: slot) as Resolved).body)
+        case CallbackTag.fulfilled.rawValue: return .fulfilled((take(from: slot) as Fulfilled).body)
+        case CallbackTag.rejected.rawValue: return .rejected((take(from: slot) as Failed).body)
+        case CallbackTag.cancelled.rawValue: return .cancelled((take(from: slot) as Cancelled).body)
+        case CallbackTag.anyError.rawValue: return .anyError((take(from: slot) as Failed).body)
+        case CallbackTag.step.rawValue: return .step((take(from: slot) as Step).receive)
+        case CallbackTag.forward.rawValue: return .forward(take(from: slot))
+        case CallbackTag.promise.rawValue: return .promise(take(from: slot))
         default:  // CallbackTag.input
             let (receiver, index): (InputReceiver<Value>, Int) = take(from: slot)
             return .input(receiver, index: index)
@@ -94,8 +94,9 @@ extension Callback {
         storedIn slot: UnsafeMutableRawPointer, tag: UInt32, from storage: FutureStorage<Value>, kind: OutcomeKind
     ) {
         switch tag {
-        case CallbackTag.step: (take(from: slot) as Step).receive(storage, kind)
-        case CallbackTag.forward: (take(from: slot) as FutureStorage<Value>).resolve(copying: storage, kind: kind)
+        case CallbackTag.step.rawValue: (take(from: slot) as Step).receive(storage, kind)
+        case CallbackTag.forward.rawValue:
+            (take(from: slot) as FutureStorage<Value>).resolve(copying: storage, kind: kind)
         default: take(from: slot, tag: tag).invoke(reading: PublishedOutcome(storage, kind: kind))
         }
     }
@@ -181,34 +182,9 @@ extension Callback {
     }
 }
 
-/// A callback's case, as its slot's commit flag records it.
+/// A callback's case, as its slot's commit flag records it (`rawValue`, one per case, in
+/// declaration order).
 @usableFromInline
-enum CallbackTag {
-    /// `Callback.resolved`.
-    @inlinable
-    static var resolved: UInt32 { 0 }
-    /// `Callback.fulfilled`.
-    @inlinable
-    static var fulfilled: UInt32 { 1 }
-    /// `Callback.rejected`.
-    @inlinable
-    static var rejected: UInt32 { 2 }
-    /// `Callback.cancelled`.
-    @inlinable
-    static var cancelled: UInt32 { 3 }
-    /// `Callback.anyError`.
-    @inlinable
-    static var anyError: UInt32 { 4 }
-    /// `Callback.step`.
-    @inlinable
-    static var step: UInt32 { 5 }
-    /// `Callback.forward`.
-    @inlinable
-    static var forward: UInt32 { 6 }
-    /// `Callback.promise`.
-    @inlinable
-    static var promise: UInt32 { 7 }
-    /// `Callback.input`.
-    @inlinable
-    static var input: UInt32 { 8 }
+enum CallbackTag: UInt32 {
+    case resolved, fulfilled, rejected, cancelled, anyError, step, forward, promise, input
 }
