@@ -5,13 +5,13 @@ import Foundation
 import LibraryPromises
 import Synchronization
 
-/// `DrainProbe CONTENDER`: the hot drain at T = 2 with its two threads
-/// pinned to different cores, so that every round drains callbacks from the other core's cache.
+/// `DrainProbe CONTENDER`: the hot drain at T = 2 with its two threads pinned to different
+/// cores, so that every round drains half its callbacks from the other core's cache.
 ///
 /// A round: this thread (core 0) makes a promise and subscribes 64 callbacks, the other thread
 /// (core 1) subscribes 64 and goes back to sleep, and this thread fulfils the promise, which
 /// runs all 128; only the fulfil is timed. Prints the median and quartiles over 20,000 rounds,
-/// in nanoseconds. `false` if the contender is unknown.
+/// in nanoseconds; returns `false` if the contender is unknown.
 func drainAcrossCores(_ contender: String) -> Bool {
     switch contender {
     case "Petal": drainAcrossCores(PetalContender.self)
