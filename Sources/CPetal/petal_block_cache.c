@@ -41,6 +41,7 @@
 #include "petal_cell_layout.h"
 #include "petal_trampoline_state.h"
 
+#include <assert.h>
 #include <pthread.h>
 #include <stdlib.h>
 
@@ -187,6 +188,8 @@ static petal_block *petal_block_reuse(petal_block_home *home) {
 }
 
 petal_block *petal_block_allocate(size_t size, unsigned capacity) {
+    assert(capacity >= 1 && capacity <= PETAL_BLOCK_SLOTS && size >= PETAL_BLOCK_BYTES_FOR(capacity) &&
+           "petal_block_allocate: a block of `capacity` slots needs PETAL_BLOCK_BYTES_FOR(capacity) bytes");
     petal_block_home *home = NULL;
     petal_block *block = NULL;
     if (PETAL_BLOCK_CACHE_BUILT && size <= PETAL_BLOCK_CACHE_SIZE) home = petal_block_home_get();
@@ -207,7 +210,7 @@ petal_block *petal_block_allocate(size_t size, unsigned capacity) {
     block->capacity = capacity;
     block->below = 0;
     block->reserved = 0;
-    for (unsigned slot = 0; slot < PETAL_BLOCK_SLOTS; slot++) block->flags[slot] = PETAL_SLOT_EMPTY;
+    for (unsigned slot = 0; slot < capacity; slot++) *petal_block_flag(block, slot) = PETAL_SLOT_EMPTY;
     return block;
 }
 

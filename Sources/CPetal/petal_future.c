@@ -15,11 +15,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-/* A waiter block the future allocates: the header, then one payload entry per slot. */
-typedef struct petal_future_block {
-    petal_block block;
-    petal_callback_slot slots[PETAL_BLOCK_SLOTS];
-} petal_future_block;
 
 /* petal.h declares a future's and a waiter's storage without the core's types; every access
    goes through the views of petal_future_state.h, which must fill that storage exactly. */
@@ -27,12 +22,12 @@ _Static_assert(sizeof(petal_future_state) == sizeof(petal_future), "petal_future
 _Static_assert(_Alignof(petal_future_state) == _Alignof(petal_future), "petal_future's alignment is the core's");
 _Static_assert(sizeof(petal_waiter_state) == sizeof(petal_waiter), "petal_waiter's storage is the core's waiter");
 _Static_assert(_Alignof(petal_waiter_state) == _Alignof(petal_waiter), "petal_waiter's alignment is the core's");
-_Static_assert(offsetof(petal_waiter_state, slot) == sizeof(petal_block), "a waiter's slot is its block's payload");
-_Static_assert(sizeof(petal_future_block) <= PETAL_BLOCK_CACHE_SIZE, "a future's blocks come from the block cache");
+_Static_assert(sizeof(petal_callback_slot) == sizeof(petal_slot_words), "a callback fills a block's slot");
+_Static_assert(PETAL_BLOCK_BYTES <= PETAL_BLOCK_CACHE_SIZE, "a future's blocks come from the block cache");
 
-/* A block's payload: it follows the header in petal_future_block and in petal_waiter_state alike. */
-static petal_callback_slot *petal_block_slots(petal_block *block) {
-    return (petal_callback_slot *)(block + 1);
+/* Slot `index` of a block: a callback and its context (a caller-owned waiter has slot 0 only). */
+static petal_callback_slot *petal_block_callback(petal_block *block, unsigned index) {
+    return (petal_callback_slot *)petal_block_slot(block, index);
 }
 
 void petal_future_init(petal_future *future) {
@@ -108,8 +103,8 @@ static void petal_deliver_blocks(petal_future *future, petal_word taken) {
         int owned = block->memory != NULL;
         unsigned stragglers = 0;
         for (unsigned index = 0; index < reserved; index++) {
-            if (petal_slot_settle(&block->flags[index])) {
-                petal_callback_slot slot = petal_block_slots(block)[index];
+            if (petal_slot_settle(petal_block_flag(block, index))) {
+                petal_callback_slot slot = *petal_block_callback(block, index);
                 slot.callback(future, slot.context);
             } else {
                 stragglers += 1;
@@ -212,9 +207,8 @@ void petal_future_subscribe_node(petal_future *future, petal_waiter *waiter,
     node->block.capacity = 1;
     node->block.below = 0;
     node->block.reserved = 0;
-    node->block.flags[0] = PETAL_SLOT_READY; /* filled before anyone can see it */
-    node->slot.callback = callback;
-    node->slot.context = context;
+    node->block.first_flag = PETAL_SLOT_READY; /* filled before anyone can see it */
+    *petal_block_callback(&node->block, 0) = (petal_callback_slot){callback, context};
     if (petal_cell_push_waiter(cell, &node->block) == PETAL_ALREADY_RESOLVED) {
         petal_run_inline((petal_inline_work){.future = future, .callback = callback, .context = context});
     }
@@ -237,16 +231,16 @@ int petal_future_subscribe(petal_future *future, petal_callback_fn callback, voi
             if (petal_slot_commit(&state->cell.slot_flag)) goto subscribed;
             break; /* skipped by the deliverer: the callback is still ours; reserve again */
         case PETAL_RESERVED_SLOT:
-            petal_block_slots(reservation.block)[reservation.index] = mine;
-            if (petal_slot_commit(&reservation.block->flags[reservation.index])) goto subscribed;
+            *petal_block_callback(reservation.block, reservation.index) = mine;
+            if (petal_slot_commit(petal_block_flag(reservation.block, reservation.index))) goto subscribed;
             if (petal_block_leave(reservation.block)) petal_block_free(reservation.block);
             break;
         default: /* PETAL_NEEDS_BLOCK */
             if (spare == NULL) {
-                spare = petal_block_allocate(sizeof(petal_future_block), PETAL_BLOCK_SLOTS);
+                spare = petal_block_allocate(PETAL_BLOCK_BYTES, PETAL_BLOCK_SLOTS);
                 if (spare == NULL) return PETAL_ERR_NOMEM;
-                petal_block_slots(spare)[0] = mine;
-                spare->flags[0] = PETAL_SLOT_READY; /* private until the push */
+                *petal_block_callback(spare, 0) = mine;
+                spare->first_flag = PETAL_SLOT_READY; /* private until the push */
             }
             if (petal_cell_push(&state->cell, spare, &reservation)) return PETAL_OK;
             break;

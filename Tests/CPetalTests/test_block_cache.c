@@ -30,17 +30,21 @@ static void check_fresh(petal_block *block, unsigned capacity) {
     CHECK(((uintptr_t)block & 63) == 0);
     CHECK(block->capacity == capacity);
     CHECK(block->refs == 0 && block->below == 0 && block->reserved == 0);
-    for (unsigned slot = 0; slot < PETAL_BLOCK_SLOTS; slot++) CHECK(block->flags[slot] == PETAL_SLOT_EMPTY);
+    for (unsigned slot = 0; slot < capacity; slot++) CHECK(*petal_block_flag(block, slot) == PETAL_SLOT_EMPTY);
 }
 
 /* Writes over a block as a user would (every flag, the whole payload), so a reused block that
    is not made fresh again fails check_fresh. */
 static void scribble(petal_block *block, size_t size) {
-    for (unsigned slot = 0; slot < PETAL_BLOCK_SLOTS; slot++) block->flags[slot] = PETAL_SLOT_READY;
+    for (unsigned slot = 0; slot < block->capacity; slot++) {
+        *petal_block_flag(block, slot) = PETAL_SLOT_READY;
+        memset(petal_block_slot(block, slot), 0xA5, sizeof(petal_slot_words));
+    }
     block->below = 3;
     block->reserved = 5;
     block->refs = 7;
-    memset(petal_block_payload(block), 0xA5, size - sizeof(petal_block));
+    size_t used = PETAL_BLOCK_BYTES_FOR(block->capacity);
+    memset((char *)block + used, 0xA5, size - used);
 }
 
 static int contains(petal_block *const *blocks, unsigned count, const petal_block *block) {
@@ -69,10 +73,12 @@ static void check_gets_back(petal_block *const *expected, unsigned count, size_t
 
 static void test_sizes_and_freshness(void) {
     /* Cached sizes (the C future's, the Swift facade's) and a size past the cache. */
-    const size_t sizes[] = {sizeof(petal_block) + 16, 176, PETAL_BLOCK_CACHE_SIZE, PETAL_BLOCK_CACHE_SIZE + 1, 4096};
+    const size_t sizes[] = {PETAL_BLOCK_BYTES_FOR(1), PETAL_BLOCK_BYTES, PETAL_BLOCK_CACHE_SIZE, PETAL_BLOCK_CACHE_SIZE + 1,
+                            4096};
     for (unsigned round = 0; round < 3; round++) {
         for (unsigned i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-            unsigned capacity = 1 + (i + round) % PETAL_BLOCK_SLOTS;
+            /* As many slots as the size holds, down to one. */
+            unsigned capacity = i == 0 ? 1 : 1 + (i + round) % PETAL_BLOCK_SLOTS;
             petal_block *block = petal_block_allocate(sizes[i], capacity);
             check_fresh(block, capacity);
             if (block == NULL) continue;

@@ -16,20 +16,23 @@
 /* number to check, not a hope.                                                                 */
 /* ------------------------------------------------------------------------------------------- */
 
-typedef struct test_block {
-    petal_block header;
-    int ids[PETAL_BLOCK_SLOTS];
-} test_block;
 
 static unsigned blocks_allocated;
 static unsigned blocks_freed;
 
-static int *block_ids(petal_block *block) {
-    return (int *)(block + 1);
+/* A block of seven slots as the core lays it out, for tests that place one themselves. */
+typedef struct test_block {
+    petal_block header;
+    petal_block_row rows[2];
+} test_block;
+
+/* Slot `index`'s id: the payload of a slot is two words, of which the tests use one int. */
+static int *block_id(petal_block *block, unsigned index) {
+    return (int *)petal_block_slot(block, index);
 }
 
 static petal_block *new_block(void) {
-    petal_block *block = petal_block_allocate(sizeof(test_block), PETAL_BLOCK_SLOTS);
+    petal_block *block = petal_block_allocate(PETAL_BLOCK_BYTES, PETAL_BLOCK_SLOTS);
     CHECK(block != NULL);
     if (block == NULL) abort(); /* every later step would dereference it */
     blocks_allocated++;
@@ -44,15 +47,14 @@ static void free_block(petal_block *block) {
 /* A new block with its first slot filled and READY, as petal_cell_push wants it. */
 static petal_block *new_filled_block(int id) {
     petal_block *block = new_block();
-    block_ids(block)[0] = id;
-    block->flags[0] = PETAL_SLOT_READY; /* plain store: the block is private until pushed */
+    *block_id(block, 0) = id;
+    *petal_block_flag(block, 0) = PETAL_SLOT_READY; /* plain store: the block is private until pushed */
     return block;
 }
 
 /* A caller-owned single waiter: a block of capacity 1 that the core never frees. */
 typedef struct test_waiter {
-    petal_block header;
-    int id;
+    petal_block header; /* its id in slot 0, in the header line */
 } test_waiter;
 
 static void waiter_init(test_waiter *waiter, int id) {
@@ -60,8 +62,8 @@ static void waiter_init(test_waiter *waiter, int id) {
     waiter->header.memory = NULL;
     waiter->header.refs = 0;
     waiter->header.capacity = 1;
-    waiter->header.flags[0] = PETAL_SLOT_READY;
-    waiter->id = id;
+    waiter->header.first_flag = PETAL_SLOT_READY;
+    *block_id(&waiter->header, 0) = id;
 }
 
 static petal_word word_of(const petal_block *block, unsigned count, petal_word phase) {
@@ -72,8 +74,8 @@ static petal_word word_of(const petal_block *block, unsigned count, petal_word p
 static void reserve_and_commit(petal_cell *cell, int id) {
     petal_reservation reservation = {0};
     CHECK(petal_cell_reserve(cell, &reservation) == PETAL_RESERVED_SLOT);
-    block_ids(reservation.block)[reservation.index] = id;
-    CHECK(petal_slot_commit(&reservation.block->flags[reservation.index]) == 1);
+    *block_id(reservation.block, reservation.index) = id;
+    CHECK(petal_slot_commit(petal_block_flag(reservation.block, reservation.index)) == 1);
 }
 
 /* Reserves, and pushes a new block holding `id` when the reservation asks for one. */
@@ -85,8 +87,8 @@ static void subscribe(petal_cell *cell, int *inline_id, int id) {
         CHECK(petal_slot_commit(&cell->slot_flag) == 1);
         break;
     case PETAL_RESERVED_SLOT:
-        block_ids(reservation.block)[reservation.index] = id;
-        CHECK(petal_slot_commit(&reservation.block->flags[reservation.index]) == 1);
+        *block_id(reservation.block, reservation.index) = id;
+        CHECK(petal_slot_commit(petal_block_flag(reservation.block, reservation.index)) == 1);
         break;
     case PETAL_NEEDS_BLOCK:
         CHECK(petal_cell_push(cell, new_filled_block(id), &reservation) == 1);
@@ -115,10 +117,9 @@ static void delivery_run(delivery *d, int id) {
     d->count++;
 }
 
-/* A caller-owned waiter's id; an owned block's ids are in its payload. */
+/* A slot's id (a caller-owned waiter's is in its slot 0). */
 static int slot_id(petal_block *block, unsigned index) {
-    if (block->memory == NULL) return ((test_waiter *)(void *)block)->id;
-    return block_ids(block)[index];
+    return *block_id(block, index);
 }
 
 /* Settles and runs a list put in order (and annotated) by petal_blocks_in_order. */
@@ -128,7 +129,7 @@ static void deliver_ordered(delivery *d, petal_block *block) {
         unsigned reserved = petal_block_reserved(block);
         unsigned stragglers = 0;
         for (unsigned index = 0; index < reserved; index++) {
-            if (petal_slot_settle(&block->flags[index])) delivery_run(d, slot_id(block, index));
+            if (petal_slot_settle(petal_block_flag(block, index))) delivery_run(d, slot_id(block, index));
             else stragglers++;
         }
         d->stragglers += stragglers;
@@ -187,8 +188,30 @@ static void test_word_and_block_layout(void) {
     /* Any block the owner embeds keeps the six bits free, and the payload follows the header. */
     CHECK(_Alignof(petal_block) == 64);
     CHECK(sizeof(petal_block) % 64 == 0);
-    CHECK(offsetof(test_block, ids) == sizeof(petal_block));
-    CHECK(offsetof(test_waiter, id) == sizeof(petal_block));
+    CHECK(sizeof(test_block) == PETAL_BLOCK_BYTES && PETAL_BLOCK_BYTES <= PETAL_BLOCK_CACHE_SIZE);
+    CHECK(sizeof(test_waiter) == 64 && PETAL_BLOCK_BYTES_FOR(1) == 64);
+    /* Each slot's payload shares its cache line with its flag, slot 0 in the header line; no
+       two slots or flags overlap, and nothing overlaps the header's own fields. */
+    test_block block;
+    char *base = (char *)&block.header;
+    for (unsigned i = 0; i < PETAL_BLOCK_SLOTS; i++) {
+        size_t flag = (size_t)((char *)petal_block_flag(&block.header, i) - base);
+        size_t slot = (size_t)((char *)petal_block_slot(&block.header, i) - base);
+        CHECK(flag / 64 == slot / 64);
+        CHECK(slot / 64 == (i == 0 ? 0 : 1 + (i - 1) / PETAL_ROW_SLOTS));
+        CHECK((slot + sizeof(petal_slot_words) - 1) / 64 == slot / 64 && slot % sizeof(void *) == 0);
+        CHECK(i == 0 || slot + sizeof(petal_slot_words) <= flag || flag + sizeof(unsigned) <= slot);
+        CHECK(slot + sizeof(petal_slot_words) <= PETAL_BLOCK_BYTES_FOR(i + 1));
+        CHECK(flag >= offsetof(petal_block, reserved) + sizeof(unsigned));
+        for (unsigned j = 0; j < i; j++) {
+            size_t other_flag = (size_t)((char *)petal_block_flag(&block.header, j) - base);
+            size_t other_slot = (size_t)((char *)petal_block_slot(&block.header, j) - base);
+            CHECK(other_flag != flag);
+            CHECK(other_slot + sizeof(petal_slot_words) <= slot || slot + sizeof(petal_slot_words) <= other_slot);
+            CHECK(other_slot + sizeof(petal_slot_words) <= flag || flag + sizeof(unsigned) <= other_slot);
+            CHECK(slot + sizeof(petal_slot_words) <= other_flag || other_flag + sizeof(unsigned) <= slot);
+        }
+    }
     test_waiter waiters[3];
     for (int i = 0; i < 3; i++) CHECK(((uintptr_t)&waiters[i].header & PETAL_TAG_MASK) == 0);
 }
@@ -198,8 +221,8 @@ static void test_block_allocate_aligns_and_empties(void) {
     enum { COUNT = 64 };
     petal_block *blocks[COUNT];
     for (unsigned i = 0; i < COUNT; i++) {
-        size_t size = sizeof(petal_block) + (i % 9) * 8;
         unsigned capacity = 1 + i % PETAL_BLOCK_SLOTS;
+        size_t size = PETAL_BLOCK_BYTES_FOR(capacity) + (i % 9) * 8;
         blocks[i] = petal_block_allocate(size, capacity);
         CHECK(blocks[i] != NULL);
         if (blocks[i] == NULL) continue;
@@ -213,8 +236,11 @@ static void test_block_allocate_aligns_and_empties(void) {
         CHECK(block->refs == 0);
         CHECK(block->capacity == capacity);
         CHECK(block->below == 0 && block->reserved == 0); /* the push and the taker set them */
-        for (unsigned slot = 0; slot < PETAL_BLOCK_SLOTS; slot++) CHECK(block->flags[slot] == PETAL_SLOT_EMPTY);
-        memset(block + 1, 0x5A, size - sizeof(petal_block)); /* the payload is all ours */
+        for (unsigned slot = 0; slot < capacity; slot++) {
+            CHECK(*petal_block_flag(block, slot) == PETAL_SLOT_EMPTY);
+            memset(petal_block_slot(block, slot), 0x5A, sizeof(petal_slot_words)); /* the payload is ours */
+        }
+        memset((char *)block + PETAL_BLOCK_BYTES_FOR(capacity), 0x5A, size - PETAL_BLOCK_BYTES_FOR(capacity));
     }
     for (unsigned i = 0; i < COUNT; i++) {
         if (blocks[i] != NULL) petal_block_free(blocks[i]);
@@ -316,10 +342,10 @@ static void test_reserve_inline_then_block_slots_until_full(void) {
         CHECK(reservation.index == index);
         CHECK(reservation.observed == word_of(block, index + 1, PETAL_PHASE_PENDING));
         CHECK(petal_cell_load(&cell) == reservation.observed);
-        CHECK(block->flags[index] == PETAL_SLOT_EMPTY);
-        block_ids(block)[index] = (int)index + 1;
-        CHECK(petal_slot_commit(&block->flags[index]) == 1);
-        CHECK(block->flags[index] == PETAL_SLOT_READY);
+        CHECK(*petal_block_flag(block, index) == PETAL_SLOT_EMPTY);
+        *block_id(block, index) = (int)index + 1;
+        CHECK(petal_slot_commit(petal_block_flag(block, index)) == 1);
+        CHECK(*petal_block_flag(block, index) == PETAL_SLOT_READY);
     }
 
     /* A full head: reserve asks for a new block and leaves the word alone. */
@@ -334,8 +360,8 @@ static void test_reserve_inline_then_block_slots_until_full(void) {
     CHECK(petal_cell_load(&cell) == word_of(second, 1, PETAL_PHASE_PENDING));
     CHECK(petal_cell_reserve(&cell, &reservation) == PETAL_RESERVED_SLOT);
     CHECK(reservation.block == second && reservation.index == 1);
-    block_ids(second)[1] = 9;
-    CHECK(petal_slot_commit(&second->flags[1]) == 1);
+    *block_id(second, 1) = 9;
+    CHECK(petal_slot_commit(petal_block_flag(second, 1)) == 1);
 
     /* Everything runs once, in reservation order, and both blocks are freed. */
     int inline_id = 0;
@@ -375,8 +401,8 @@ static void test_push_refused_on_a_stale_word(void) {
     /* Reserving again answers from the current word: a slot of the winner's block. */
     CHECK(petal_cell_reserve(&cell, &first) == PETAL_RESERVED_SLOT);
     CHECK(first.block == winner && first.index == 1);
-    block_ids(winner)[1] = 2;
-    CHECK(petal_slot_commit(&winner->flags[1]) == 1);
+    *block_id(winner, 1) = 2;
+    CHECK(petal_slot_commit(petal_block_flag(winner, 1)) == 1);
     free_block(loser); /* the subscriber's spare, never published */
 
     /* A stale word also refuses a push after a phase change alone. */
@@ -960,7 +986,7 @@ static void test_push_records_below_and_in_order_annotates(void) {
     CHECK(taken == word_of(c, 2, PETAL_PHASE_CLAIMED));
     CHECK(a->reserved == garbage && b->reserved == garbage && c->reserved == garbage);
     CHECK(w1.header.reserved == garbage && w2.header.reserved == garbage);
-    for (unsigned index = 3; index < PETAL_BLOCK_SLOTS; index++) CHECK(b->flags[index] == PETAL_SLOT_EMPTY);
+    for (unsigned index = 3; index < PETAL_BLOCK_SLOTS; index++) CHECK(*petal_block_flag(b, index) == PETAL_SLOT_EMPTY);
 
     /* DELIVERING: a block onto the empty list records 0; a waiter over it, its COUNT 1. */
     CHECK(petal_cell_reserve(&cell, &reservation) == PETAL_NEEDS_BLOCK);
@@ -1103,11 +1129,11 @@ static void test_straggler_in_a_block_during_delivery(void) {
     check_ran(&d, expected, 3);
     CHECK(d.stragglers == 1);
     CHECK(blocks_freed == freed_before); /* the straggler still holds the block */
-    CHECK(straggler.block->flags[1] == PETAL_SLOT_SKIPPED);
+    CHECK(*petal_block_flag(straggler.block, 1) == PETAL_SLOT_SKIPPED);
     CHECK(straggler.block->refs == 1);
 
-    block_ids(straggler.block)[1] = 2;
-    CHECK(petal_slot_commit(&straggler.block->flags[1]) == 0);
+    *block_id(straggler.block, 1) = 2;
+    CHECK(petal_slot_commit(petal_block_flag(straggler.block, 1)) == 0);
     CHECK(petal_block_leave(straggler.block) == 1);
     free_block(straggler.block);
     CHECK(blocks_freed == freed_before + 1);
@@ -1178,8 +1204,8 @@ static void replay_start(replay *r, unsigned n) {
     r->block->memory = &r->storage; /* core-owned in the protocol's eyes */
     r->block->refs = 0;
     r->block->capacity = PETAL_BLOCK_SLOTS;
-    for (unsigned slot = 0; slot < PETAL_BLOCK_SLOTS; slot++) r->block->flags[slot] = PETAL_SLOT_EMPTY;
-    r->block->flags[0] = PETAL_SLOT_READY;
+    for (unsigned slot = 0; slot < PETAL_BLOCK_SLOTS; slot++) *petal_block_flag(r->block, slot) = PETAL_SLOT_EMPTY;
+    *petal_block_flag(r->block, 0) = PETAL_SLOT_READY;
     petal_reservation reservation = {0};
     CHECK(petal_cell_reserve(&r->cell, &reservation) == PETAL_RESERVED_INLINE);
     CHECK(petal_cell_reserve(&r->cell, &reservation) == PETAL_NEEDS_BLOCK);
@@ -1194,7 +1220,7 @@ static void replay_start(replay *r, unsigned n) {
     CHECK(petal_slot_settle(&r->cell.slot_flag) == 1);
     CHECK(petal_blocks_in_order(taken) == r->block);
     CHECK(petal_block_reserved(r->block) == n + 1);
-    CHECK(petal_slot_settle(&r->block->flags[0]) == 1);
+    CHECK(petal_slot_settle(petal_block_flag(r->block, 0)) == 1);
 }
 
 static int replay_enabled(const replay *r, unsigned actor) {
@@ -1207,7 +1233,7 @@ static void replay_step(replay *r, unsigned n, unsigned actor) {
     if (actor == 0) {
         if (r->settled < n) {
             unsigned slot = ++r->settled;
-            if (petal_slot_settle(&r->block->flags[slot])) r->ran[slot]++;
+            if (petal_slot_settle(petal_block_flag(r->block, slot))) r->ran[slot]++;
             else r->stragglers++;
         } else {
             r->finished = 1;
@@ -1216,8 +1242,8 @@ static void replay_step(replay *r, unsigned n, unsigned actor) {
         return;
     }
     if (r->subscriber_step[actor] == 0) {
-        r->storage.ids[actor] = (int)actor;
-        if (petal_slot_commit(&r->block->flags[actor])) {
+        *block_id(r->block, actor) = (int)actor;
+        if (petal_slot_commit(petal_block_flag(r->block, actor))) {
             r->subscriber_step[actor] = 2; /* subscribed: it never touches the block again */
         } else {
             r->taken_back[actor]++;
@@ -1295,10 +1321,10 @@ static void reincarnate(petal_block *block, int first_id) {
     block->capacity = PETAL_BLOCK_SLOTS;
     block->below = 0;
     block->reserved = 0;
-    for (unsigned slot = 0; slot < PETAL_BLOCK_SLOTS; slot++) block->flags[slot] = PETAL_SLOT_EMPTY;
-    memset(block_ids(block), 0, sizeof(int) * PETAL_BLOCK_SLOTS);
-    block_ids(block)[0] = first_id;
-    block->flags[0] = PETAL_SLOT_READY;
+    for (unsigned slot = 0; slot < PETAL_BLOCK_SLOTS; slot++) *petal_block_flag(block, slot) = PETAL_SLOT_EMPTY;
+    for (unsigned slot = 0; slot < PETAL_BLOCK_SLOTS; slot++) *block_id(block, slot) = 0;
+    *block_id(block, 0) = first_id;
+    *petal_block_flag(block, 0) = PETAL_SLOT_READY;
 }
 
 static void test_reused_block_address_behaves_like_a_fresh_load(void) {
@@ -1326,8 +1352,8 @@ static void test_reused_block_address_behaves_like_a_fresh_load(void) {
     CHECK(petal_blocks_in_order(first) == block);
     CHECK(petal_block_reserved(block) == PETAL_BLOCK_SLOTS);
     for (unsigned i = 0; i < petal_block_reserved(block); i++) {
-        CHECK(petal_slot_settle(&block->flags[i]) == 1);
-        delivery_run(&d, block_ids(block)[i]);
+        CHECK(petal_slot_settle(petal_block_flag(block, i)) == 1);
+        delivery_run(&d, *block_id(block, i));
     }
     CHECK(petal_block_finish(block, 0) == 1);
 

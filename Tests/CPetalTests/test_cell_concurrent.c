@@ -42,10 +42,10 @@ enum {
 
 typedef struct callback callback;
 
-/* A caller-owned single waiter (a block of capacity 1), embedded in its callback. */
+/* A caller-owned single waiter (a block of capacity 1, its callback in slot 0, in the header
+   line), embedded in its callback. */
 typedef struct waiter_block {
     petal_block header;
-    callback *entry; /* the payload: one slot */
 } waiter_block;
 
 struct callback {
@@ -59,14 +59,9 @@ struct callback {
     unsigned delivered_seen;  /* then: how many callbacks the deliverer had run */
 };
 
-/* A block of the round: the header, then the callbacks of its slots. */
-typedef struct round_block {
-    petal_block header;
-    callback *entries[PETAL_BLOCK_SLOTS];
-} round_block;
-
-static callback **entries_of(petal_block *block) {
-    return (callback **)(void *)(block + 1);
+/* Slot `index`'s callback, in the first of the slot's two words. */
+static callback **entry_of(petal_block *block, unsigned index) {
+    return (callback **)petal_block_slot(block, index);
 }
 
 typedef struct record {
@@ -120,12 +115,12 @@ static unsigned tag_of(const callback *c) {
 }
 
 static petal_block *block_new(round_state *round, callback *first) {
-    petal_block *block = petal_block_allocate(sizeof(round_block), PETAL_BLOCK_SLOTS);
+    petal_block *block = petal_block_allocate(PETAL_BLOCK_BYTES, PETAL_BLOCK_SLOTS);
     if (block == NULL) abort(); /* the round cannot go on without it */
     petal_word at = petal_atomic_fetch_add(&round->allocation_count, 1);
     if (at < TOTAL) round->allocations[at] = block;
-    entries_of(block)[0] = first;
-    block->flags[0] = petal_slot_ready(tag_of(first)); /* plain: private until pushed */
+    *entry_of(block, 0) = first;
+    *petal_block_flag(block, 0) = petal_slot_ready(tag_of(first)); /* plain: private until pushed */
     return block;
 }
 
@@ -166,10 +161,10 @@ static void deliver_blocks(round_state *round, petal_word taken) {
         unsigned reserved = petal_block_reserved(block); /* annotated by petal_blocks_in_order */
         unsigned stragglers = 0;
         for (unsigned index = 0; index < reserved; index++) {
-            unsigned flag = petal_slot_settle_tagged(&block->flags[index]);
+            unsigned flag = petal_slot_settle_tagged(petal_block_flag(block, index));
             if (flag != 0) {
-                CHECK(petal_slot_tag(flag) == tag_of(entries_of(block)[index]));
-                run_callback(round, entries_of(block)[index]);
+                CHECK(petal_slot_tag(flag) == tag_of(*entry_of(block, index)));
+                run_callback(round, *entry_of(block, index));
                 round->delivered++;
             } else {
                 stragglers++;
@@ -252,8 +247,8 @@ static void subscribe_waiter(round_state *round, callback *c) {
     c->waiter.header.memory = NULL; /* the caller's: never freed by the deliverer */
     c->waiter.header.refs = 0;
     c->waiter.header.capacity = 1;
-    c->waiter.header.flags[0] = petal_slot_ready(tag_of(c));
-    c->waiter.entry = c;
+    *petal_block_flag(&c->waiter.header, 0) = petal_slot_ready(tag_of(c));
+    *entry_of(&c->waiter.header, 0) = c;
     if (petal_cell_push_waiter(&round->cell, &c->waiter.header) == PETAL_ALREADY_RESOLVED) {
         c->self_run = 1;
         c->delivered_seen = round->delivered;
@@ -284,9 +279,9 @@ static void subscribe(round_state *round, callback *c, int *hold) {
         case PETAL_RESERVED_SLOT: {
             petal_block *block = reservation.block;
             unsigned index = reservation.index;
-            between_reserve_and_commit(round, c, &block->flags[index], hold);
-            entries_of(block)[index] = c;
-            if (petal_slot_commit_tagged(&block->flags[index], tag_of(c))) goto subscribed;
+            between_reserve_and_commit(round, c, petal_block_flag(block, index), hold);
+            *entry_of(block, index) = c;
+            if (petal_slot_commit_tagged(petal_block_flag(block, index), tag_of(c))) goto subscribed;
             petal_atomic_fetch_add(&round->refused, 1);
             if (petal_block_leave(block)) block_free(round, block, &round->freed_by_straggler);
             break;

@@ -306,7 +306,8 @@ static void test_subscribe_node_with_caller_memory(void) {
     petal_future_subscribe_node(&future, &waiters[2], record_call, &probes[4]);
     check_log(&log, expected, 5);
     /* Still ours: the future left the memory alone (valgrind reports an invalid free if not). */
-    CHECK(nodes[0]->slot.callback == record_call && nodes[0]->slot.context == &probes[1]);
+    const petal_callback_slot *first = (const petal_callback_slot *)petal_block_slot(&nodes[0]->block, 0);
+    CHECK(first->callback == record_call && first->context == &probes[1]);
     CHECK(nodes[0]->block.memory == NULL && nodes[1]->block.memory == NULL);
 }
 
@@ -709,15 +710,15 @@ static void test_hot_future_shares_blocks(void) {
         CHECK(((uintptr_t)block & PETAL_TAG_MASK) == 0);
         CHECK(block->memory != NULL && block->capacity == PETAL_BLOCK_SLOTS && block->refs == 0);
         unsigned filled = block == petal_word_list(word) ? IN_HEAD : PETAL_BLOCK_SLOTS;
-        const petal_callback_slot *slots = (const petal_callback_slot *)(const void *)(block + 1);
         for (unsigned slot = PETAL_BLOCK_SLOTS; slot-- > 0;) {
             if (slot >= filled) {
-                CHECK(block->flags[slot] == PETAL_SLOT_EMPTY);
+                CHECK(*petal_block_flag(block, slot) == PETAL_SLOT_EMPTY);
                 continue;
             }
-            CHECK(block->flags[slot] == PETAL_SLOT_READY);
-            CHECK(slots[slot].callback == hot_callback);
-            CHECK(slots[slot].context == &hot_ids[last_id - 1]);
+            CHECK(*petal_block_flag(block, slot) == PETAL_SLOT_READY);
+            const petal_callback_slot *entry = (const petal_callback_slot *)petal_block_slot(block, slot);
+            CHECK(entry->callback == hot_callback);
+            CHECK(entry->context == &hot_ids[last_id - 1]);
             last_id--;
         }
     }

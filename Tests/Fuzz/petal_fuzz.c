@@ -129,11 +129,6 @@ typedef struct fz_cell_waiter {
     fz_record *entry;
 } fz_cell_waiter;
 
-/* A waiter block the harness allocates for a raw cell: full-size, as petal_cell_push requires. */
-typedef struct fz_cell_block {
-    petal_block header;
-    fz_record *entries[PETAL_BLOCK_SLOTS];
-} fz_cell_block;
 
 /* A cell the harness drives itself, with the accounting the checks need. */
 typedef struct fz_cell {
@@ -359,16 +354,17 @@ static void fz_future_callback(petal_future *future, void *context) {
 /* Raw cells: the protocol of petal_cell.h, driven the way petal_future.c drives it.            */
 /* ------------------------------------------------------------------------------------------- */
 
-static fz_record **fz_entries(petal_block *block) {
-    return (fz_record **)petal_block_payload(block);
+/* Slot `index`'s record, in the first of the slot's two words. */
+static fz_record **fz_entry(petal_block *block, unsigned index) {
+    return (fz_record **)petal_block_slot(block, index);
 }
 
 static petal_block *fz_cell_block_new(fz_cell *cell, fz_record *first) {
-    petal_block *block = petal_block_allocate(sizeof(fz_cell_block), PETAL_BLOCK_SLOTS);
+    petal_block *block = petal_block_allocate(PETAL_BLOCK_BYTES, PETAL_BLOCK_SLOTS) /* full-size, as petal_cell_push requires */;
     FZ_CHECK(block != NULL, "out of memory");
     petal_atomic_fetch_add(&cell->blocks_allocated, 1);
-    fz_entries(block)[0] = first;
-    block->flags[0] = PETAL_SLOT_READY; /* plain: private until pushed */
+    *fz_entry(block, 0) = first;
+    *petal_block_flag(block, 0) = PETAL_SLOT_READY; /* plain: private until pushed */
     return block;
 }
 
@@ -397,9 +393,9 @@ static void fz_cell_subscribe(fz_cell *cell, fz_record *record, int yield) {
             break; /* skipped: the record is still ours; reserve again */
         case PETAL_RESERVED_SLOT: {
             petal_block *block = reservation.block;
-            fz_entries(block)[reservation.index] = record;
+            *fz_entry(block, reservation.index) = record;
             if (yield) sched_yield();
-            if (petal_slot_commit(&block->flags[reservation.index])) goto subscribed;
+            if (petal_slot_commit(petal_block_flag(block, reservation.index))) goto subscribed;
             petal_atomic_fetch_add(&cell->refused, 1);
             if (petal_block_leave(block)) fz_cell_block_free(cell, block);
             break;
@@ -421,8 +417,8 @@ static void fz_cell_subscribe_waiter(fz_cell *cell, fz_record *record) {
     header->capacity = 1;
     header->below = 0;
     header->reserved = 0;
-    header->flags[0] = PETAL_SLOT_READY;
-    record->cell_node.entry = record;
+    *petal_block_flag(header, 0) = PETAL_SLOT_READY;
+    *fz_entry(header, 0) = record;
     if (petal_cell_push_waiter(&cell->cell, header) == PETAL_ALREADY_RESOLVED) fz_run(record);
 }
 
@@ -435,7 +431,7 @@ static void fz_cell_deliver_blocks(fz_cell *cell, petal_word taken) {
         FZ_CHECK(reserved >= 1 && reserved <= block->capacity, "a taken block has no reserved slot, or more than it holds");
         unsigned stragglers = 0;
         for (unsigned index = 0; index < reserved; index++) {
-            if (petal_slot_settle(&block->flags[index])) fz_run(fz_entries(block)[index]);
+            if (petal_slot_settle(petal_block_flag(block, index))) fz_run(*fz_entry(block, index));
             else stragglers++;
         }
         FZ_CHECK(owned || stragglers == 0, "a caller-owned waiter was skipped");
@@ -951,7 +947,7 @@ static void fz_op_cell_reserve(fz_thread *me, fz_target *target, fz_held *held, 
         held->reserved = PETAL_RESERVED_INLINE;
         break;
     case PETAL_RESERVED_SLOT:
-        fz_entries(reservation.block)[reservation.index] = record;
+        *fz_entry(reservation.block, reservation.index) = record;
         held->reserved = PETAL_RESERVED_SLOT;
         held->block = reservation.block;
         held->index = reservation.index;
@@ -974,7 +970,7 @@ static void fz_op_cell_commit(fz_thread *me, fz_target *target, fz_held *held) {
         if (petal_slot_commit(&cell->cell.slot_flag)) return;
         petal_atomic_fetch_add(&cell->inline_refused, 1);
     } else {
-        if (petal_slot_commit(&held->block->flags[held->index])) return;
+        if (petal_slot_commit(petal_block_flag(held->block, held->index))) return;
         petal_atomic_fetch_add(&cell->refused, 1);
         if (petal_block_leave(held->block)) fz_cell_block_free(cell, held->block);
     }

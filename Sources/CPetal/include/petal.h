@@ -165,10 +165,10 @@ struct petal_future {
 };
 
 /* A caller-owned waiter for petal_future_subscribe_node (no allocation): a waiter block of one
-   slot, its 64-byte header followed by the callback. It must stay valid until its callback has
-   run; its contents need no initialisation. */
+   slot, one 64-byte cache line holding the links and the callback. It must stay valid until its
+   callback has run; its contents need no initialisation. */
 typedef struct petal_waiter {
-    PETAL_BLOCK_ALIGNAS unsigned char petal_private[64 + sizeof(petal_callback_slot)];
+    PETAL_BLOCK_ALIGNAS unsigned char petal_private[64];
 } petal_waiter;
 
 /* Makes `future` PENDING. Not atomic: call it before the future is shared. */

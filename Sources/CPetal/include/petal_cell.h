@@ -272,10 +272,10 @@ PETAL_INLINE petal_block *petal_blocks_in_order(petal_word taken) {
     unsigned count = petal_word_count(taken);
     while (block != NULL) {
         petal_block *next = block->next;
-        /* The payload's two lines after the header (whatever the owner put there), asked for
-           now: this walk is a chain of dependent loads, one block's header giving the next, and
-           the deliverer reads each payload right after it, between callbacks whose atomics keep
-           those misses from overlapping. Asked for here, they overlap the walk instead. */
+        /* The block's two rows of slots, asked for now: this walk is a chain of dependent
+           loads, one block's header giving the next, and the deliverer reads each row right
+           after it, between callbacks whose atomics keep those misses from overlapping. Asked
+           for here, they overlap the walk instead. */
         PETAL_PREFETCH((const char *)block + 64);
         PETAL_PREFETCH((const char *)block + 128);
         block->reserved = count < block->capacity ? count : block->capacity;

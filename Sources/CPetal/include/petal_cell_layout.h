@@ -25,9 +25,10 @@
  *     slot_flag       EMPTY, READY (with its committer's tag) or SKIPPED: the inline slot's
  *                     commit flag.
  *
- *   A WAITER BLOCK holds up to PETAL_BLOCK_SLOTS callbacks (the payload is its owner's: the C
- *   future stores function pointers, Swift its closures), each with a commit flag, so a hot
- *   future's subscribers share one allocation per seven. A subscriber reserves a slot with one
+ *   A WAITER BLOCK holds up to PETAL_BLOCK_SLOTS callbacks (each slot's two words are its
+ *   owner's: the C future stores a function and its context, Swift a closure), each with a
+ *   commit flag on the slot's own cache line, so a hot future's subscribers share one
+ *   allocation per seven and each writes one line of it. A subscriber reserves a slot with one
  *   CAS on the word (COUNT + 1), fills it, then commits it with one CAS on the slot's flag. The
  *   publisher settles each reserved slot: READY runs; EMPTY is marked SKIPPED with a CAS, and
  *   its subscriber (a "straggler", caught between reserve and commit) sees its commit refused,
@@ -88,22 +89,55 @@ extern "C" {
 #define PETAL_SLOT_STATE_MASK 3u
 #define PETAL_SLOT_TAG_SHIFT  2
 
-/* A waiter block: up to PETAL_BLOCK_SLOTS callbacks. The owner's payload (one entry per slot)
-   follows the header, at petal_block_payload (offset 64, whatever the language). */
+/* A slot's payload: two words of its owner's (the C future keeps a function and its context, the
+   Swift facade a callback's two words). */
+typedef struct petal_slot_words {
+    void *words[2];
+} petal_slot_words;
+
+/* A waiter block: up to PETAL_BLOCK_SLOTS callbacks in three cache lines, each slot's payload on
+   the same line as its commit flag, so that a subscriber writes the one line of its slot (and
+   the cell's word) and never a line shared by all seven. The header line holds the links and
+   slot 0, which is its pusher's, filled before the push; each row after it holds three slots
+   and their flags (petal_block_row). Every field is sized so that the layout is the same with
+   the 64-byte alignment (C) and without it (Swift's view): the spare bytes pad each line. Only
+   petal_block_slot and petal_block_flag know where a slot is. */
 typedef struct petal_block {
     PETAL_BLOCK_ALIGNAS struct petal_block *next; /* the next older block */
     void *memory;                                 /* what petal_block_free gives back to free() */
     volatile petal_word refs;                     /* stragglers' accounting (petal_block_finish) */
     unsigned capacity;                            /* slots, 1 ... PETAL_BLOCK_SLOTS */
-    volatile unsigned flags[PETAL_BLOCK_SLOTS];   /* commit flags */
     unsigned below;    /* slots reserved in `next` when this block was pushed (its pusher's) */
     unsigned reserved; /* slots reserved in this block, once taken (petal_blocks_in_order's) */
+    volatile unsigned first_flag; /* slot 0's commit flag */
+    petal_slot_words first_slot;  /* slot 0's payload */
+    unsigned char spare[64 - 4 * sizeof(void *) - sizeof(petal_word) - 4 * sizeof(unsigned)];
 } petal_block;
+
+/* Slots per row, and a row: the payloads and commit flags of slots 1-3 (the first row) or 4-6
+   (the second), one cache line. A block of one slot (a caller-owned waiter) has no rows. */
+#define PETAL_ROW_SLOTS 3u
+typedef struct petal_block_row {
+    petal_slot_words slots[PETAL_ROW_SLOTS];
+    volatile unsigned flags[PETAL_ROW_SLOTS];
+    unsigned char spare[64 - PETAL_ROW_SLOTS * (2 * sizeof(void *) + sizeof(unsigned))];
+} petal_block_row;
+
+/* The bytes of a block of PETAL_BLOCK_SLOTS slots: the header line and two rows. */
+#define PETAL_BLOCK_BYTES 192u
+
+/* The bytes a block of `capacity` slots needs: the header line, and the rows its slots after
+   the first reach. */
+#define PETAL_BLOCK_BYTES_FOR(capacity) (64u + 64u * (((capacity) + 1u) / PETAL_ROW_SLOTS))
 
 #ifdef __cplusplus
 static_assert(sizeof(petal_block) == 64, "a block header is 64 bytes in every language");
+static_assert(sizeof(petal_block_row) == 64, "a block row is one cache line");
+static_assert(sizeof(petal_block) + 2 * sizeof(petal_block_row) == PETAL_BLOCK_BYTES, "a block is three lines");
 #else
 _Static_assert(sizeof(petal_block) == 64, "a block header is 64 bytes in every language");
+_Static_assert(sizeof(petal_block_row) == 64, "a block row is one cache line");
+_Static_assert(sizeof(petal_block) + 2 * sizeof(petal_block_row) == PETAL_BLOCK_BYTES, "a block is three lines");
 #endif
 
 /* The cell. Zero-initialised memory is a valid PENDING cell with no waiters. */
@@ -113,18 +147,31 @@ typedef struct petal_cell {
     unsigned kind;               /* the outcome kind: written by the claimer before it publishes */
 } petal_cell;
 
-/* Slot `index`'s commit flag in a block, and the inline slot's in a cell (for callers that
-   cannot take the address of an array element or a field themselves, such as Swift). */
+/* Slot `index`'s commit flag and payload in a block: slot 0 in the header line, slot 1 + 3r + i
+   at place i of row r. Byte offsets from a table rather than arithmetic on the index: one load
+   from a line every caller has in its cache, and no branch. */
+#define PETAL_ROW_FLAG(row, place) \
+    (sizeof(petal_block) + (row) * sizeof(petal_block_row) + offsetof(petal_block_row, flags) + (place) * sizeof(unsigned))
+#define PETAL_ROW_SLOT(row, place) \
+    (sizeof(petal_block) + (row) * sizeof(petal_block_row) + (place) * sizeof(petal_slot_words))
+static const unsigned char petal_block_flag_offsets[PETAL_BLOCK_SLOTS] = {
+    offsetof(petal_block, first_flag), PETAL_ROW_FLAG(0, 0), PETAL_ROW_FLAG(0, 1), PETAL_ROW_FLAG(0, 2),
+    PETAL_ROW_FLAG(1, 0),              PETAL_ROW_FLAG(1, 1), PETAL_ROW_FLAG(1, 2)};
+static const unsigned char petal_block_slot_offsets[PETAL_BLOCK_SLOTS] = {
+    offsetof(petal_block, first_slot), PETAL_ROW_SLOT(0, 0), PETAL_ROW_SLOT(0, 1), PETAL_ROW_SLOT(0, 2),
+    PETAL_ROW_SLOT(1, 0),              PETAL_ROW_SLOT(1, 1), PETAL_ROW_SLOT(1, 2)};
+
 PETAL_INLINE volatile unsigned *petal_block_flag(petal_block *block, unsigned index) {
-    return &block->flags[index];
+    return (volatile unsigned *)(void *)((char *)block + petal_block_flag_offsets[index]);
 }
-PETAL_INLINE volatile unsigned *petal_cell_slot_flag(petal_cell *cell) {
-    return &cell->slot_flag;
+PETAL_INLINE void *petal_block_slot(petal_block *block, unsigned index) {
+    return (char *)block + petal_block_slot_offsets[index];
 }
 
-/* Where a block's payload starts: right after its header. */
-PETAL_INLINE void *petal_block_payload(petal_block *block) {
-    return (void *)(block + 1);
+/* The inline slot's flag in a cell (for callers that cannot take the address of a field
+   themselves, such as Swift). */
+PETAL_INLINE volatile unsigned *petal_cell_slot_flag(petal_cell *cell) {
+    return &cell->slot_flag;
 }
 
 /* Whether the outcome is published (RESOLVED or DELIVERING): its kind and memory may be read. */
@@ -175,8 +222,8 @@ PETAL_INLINE int petal_word_includes_inline(petal_word taken) {
 /* Waiter blocks' memory: allocated by their owners, freed by whoever touches them last.        */
 /* ------------------------------------------------------------------------------------------- */
 
-/* A new waiter block of `size` bytes (the header and the owner's payload), 64-byte aligned,
-   with `capacity` slots, every flag EMPTY; NULL without memory. Blocks of up to
+/* A new waiter block of `size` bytes (at least PETAL_BLOCK_BYTES_FOR(capacity)), 64-byte
+   aligned, with `capacity` slots, every flag EMPTY; NULL without memory. Blocks of up to
    PETAL_BLOCK_CACHE_SIZE bytes come from this thread's block cache (petal_block_cache.c): a
    block goes back to the thread that allocated it when it is freed, wherever that happens, so
    a future drained on one thread and subscribed to on others costs no malloc or free in the
@@ -191,10 +238,9 @@ PETAL_API void petal_block_free(petal_block *block);
    returning the blocks of each other thread with one CAS for all of them. */
 PETAL_API void petal_block_free_list(petal_block *list);
 
-/* The largest block the cache keeps: a 64-byte header and seven slots of two words, 176 bytes
-   with 64-bit pointers (the Swift facade's blocks), rounded up to the header's alignment (the C
-   future's, whose struct is rounded so). Every cached block is this size, so any fits any cached
-   request; larger blocks go straight to malloc and free. */
+/* The largest block the cache keeps: a block of seven slots (PETAL_BLOCK_BYTES, the C future's
+   and the Swift facade's). Every cached block is this size, so any fits any cached request;
+   larger blocks go straight to malloc and free. */
 #define PETAL_BLOCK_CACHE_SIZE 192u
 
 /* For the C tests: the block caches in existence (one per thread that allocated a block and

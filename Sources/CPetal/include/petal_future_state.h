@@ -29,10 +29,10 @@ typedef struct petal_future_state {
     petal_callback_slot inline_slot; /* the first subscriber's callback */
 } petal_future_state;
 
-/* A caller-owned waiter: a waiter block of one slot, then that slot's callback. */
+/* A caller-owned waiter: a waiter block of one slot, whose callback is the slot's payload in the
+   block's header line. */
 typedef struct petal_waiter_state {
-    petal_block block;        /* first: the list links waiters through it */
-    petal_callback_slot slot; /* the block's payload, at offset sizeof(petal_block) */
+    petal_block block; /* the list links waiters through it */
 } petal_waiter_state;
 
 PETAL_INLINE petal_future_state *petal_future_state_of(petal_future *future) {

@@ -6,8 +6,8 @@ import CPetal
 ///
 /// Why not the enum itself: `Callback` is two words and a tag byte, 24 bytes a slot, and no case
 /// has spare bits to hide the tag in (a closure's function pointer has none). With the tag in
-/// the flag, which the subscriber writes anyway, a slot is 16 bytes and a block of seven 176
-/// (three cache lines) instead of 232 (four), which is what a drain reads per callback beyond
+/// the flag, which the subscriber writes anyway, a slot is 16 bytes and a block of seven three
+/// cache lines (`PETAL_BLOCK_BYTES`) instead of four, which is what a drain reads per callback beyond
 /// its own work.
 extension Callback {
     /// A callback split for a slot: its payload's two words, which own what the payload holds

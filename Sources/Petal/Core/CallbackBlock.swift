@@ -1,9 +1,8 @@
 import CPetal
 
 /// Waiter blocks for the subscribers after the first (the first uses the future's inline slot):
-/// a C `petal_block` header (links, slot flags, the stragglers' count) followed by up to
-/// `PETAL_BLOCK_SLOTS` callbacks (each in a slot of two words, its case in the slot's commit
-/// flag), in one plain heap block.
+/// a C `petal_block` of three cache lines, up to `PETAL_BLOCK_SLOTS` callbacks (each in a slot
+/// of two words beside its commit flag, which also records its case), in one plain heap block.
 ///
 /// Why blocks: a hot future's subscribers share one allocation per seven instead of one each
 /// (the allocation and its free were most of the cost of subscribing to, and draining, a hot
@@ -15,17 +14,15 @@ import CPetal
 /// once: by the deliverer that runs it, or by its subscriber when the deliverer skipped it.
 @usableFromInline
 enum CallbackBlock<Value> {
-    /// Bytes of a block: the C header, then the slots.
+    /// Bytes of a block: the C header line and its two rows of slots.
     @inlinable
-    static var size: Int {
-        MemoryLayout<petal_block>.size + Int(PETAL_BLOCK_SLOTS) * Callback<Value>.slotSize
-    }
+    static var size: Int { Int(PETAL_BLOCK_BYTES) }
 
     /// A new block of `PETAL_BLOCK_SLOTS` empty slots, ready to hold a subscriber's callback in
     /// its first slot and be pushed.
     @inlinable
     static func allocate() -> UnsafeMutablePointer<petal_block> {
-        assert(MemoryLayout<petal_block>.size == 64 && size <= PETAL_BLOCK_CACHE_SIZE)
+        assert(MemoryLayout<petal_block>.size == 64 && Callback<Value>.slotSize == MemoryLayout<petal_slot_words>.size)
         guard let block = petal_block_allocate(size, PETAL_BLOCK_SLOTS) else { fatalError("Petal: out of memory") }
         return block
     }
@@ -34,6 +31,6 @@ enum CallbackBlock<Value> {
     /// `Callback+Slot.swift`).
     @inlinable
     static func slot(_ block: UnsafeMutablePointer<petal_block>, _ index: Int) -> UnsafeMutableRawPointer {
-        petal_block_payload(block).unsafelyUnwrapped + index * Callback<Value>.slotSize
+        petal_block_slot(block, UInt32(truncatingIfNeeded: index)).unsafelyUnwrapped
     }
 }
