@@ -15,7 +15,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-
 /* petal.h declares a future's and a waiter's storage without the core's types; every access
    goes through the views of petal_future_state.h, which must fill that storage exactly. */
 _Static_assert(sizeof(petal_future_state) == sizeof(petal_future), "petal_future's storage is the core's future");

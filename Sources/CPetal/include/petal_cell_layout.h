@@ -134,10 +134,12 @@ typedef struct petal_block_row {
 static_assert(sizeof(petal_block) == 64, "a block header is 64 bytes in every language");
 static_assert(sizeof(petal_block_row) == 64, "a block row is one cache line");
 static_assert(sizeof(petal_block) + 2 * sizeof(petal_block_row) == PETAL_BLOCK_BYTES, "a block is three lines");
+static_assert(PETAL_BLOCK_BYTES <= 255, "a place in a block fits the offset tables' bytes");
 #else
 _Static_assert(sizeof(petal_block) == 64, "a block header is 64 bytes in every language");
 _Static_assert(sizeof(petal_block_row) == 64, "a block row is one cache line");
 _Static_assert(sizeof(petal_block) + 2 * sizeof(petal_block_row) == PETAL_BLOCK_BYTES, "a block is three lines");
+_Static_assert(PETAL_BLOCK_BYTES <= 255, "a place in a block fits the offset tables' bytes");
 #endif
 
 /* The cell. Zero-initialised memory is a valid PENDING cell with no waiters. */
