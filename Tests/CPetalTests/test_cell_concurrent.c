@@ -49,7 +49,7 @@ typedef struct waiter_block {
 } waiter_block;
 
 struct callback {
-    waiter_block waiter; /* first: 32-byte aligned inside the 32-byte aligned round */
+    waiter_block waiter; /* first: 64-byte aligned inside the 64-byte aligned round */
     unsigned subscriber;
     unsigned index;
     volatile petal_word runs;       /* exactly-once: must end at 1 */
@@ -448,7 +448,7 @@ typedef struct totals {
 
 static totals run_races(int use_waiters) {
     totals sum = {0};
-    /* The blocks and waiters inside need 32-byte alignment; ask for it. */
+    /* The blocks and waiters inside need 64-byte alignment; ask for it. */
     harness *h = aligned_alloc(_Alignof(harness), sizeof(harness));
     CHECK(h != NULL);
     if (h == NULL) return sum;
