@@ -115,7 +115,7 @@ extension FutureStorage {
     final func runWaiters(_ taken: petal_word, kind: OutcomeKind) {
         if petal_word_includes_inline(taken) != 0 {
             let flag = petal_slot_settle_tagged(petal_cell_slot_flag(cell))
-            if flag != 0 { Callback.invoke(storedIn: slot, tag: petal_slot_tag(flag), from: self, kind: kind) }
+            if flag != 0 { Callback.invoke(storedIn: slot, flag: flag, from: self, kind: kind) }
         }
         if petal_word_list(taken) != nil { run(taken, kind: kind) }
         // Ask for more every time, even after an inline-only batch: only take_more can close the
@@ -145,7 +145,7 @@ extension FutureStorage {
                 let flag = petal_slot_settle_tagged(petal_block_flag(block, index))
                 if flag != 0 {
                     let place = CallbackBlock<Value>.slot(block, Int(index))
-                    Callback.invoke(storedIn: place, tag: petal_slot_tag(flag), from: self, kind: kind)
+                    Callback.invoke(storedIn: place, flag: flag, from: self, kind: kind)
                 } else {
                     stragglers += 1
                 }

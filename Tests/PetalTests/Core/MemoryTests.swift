@@ -1,5 +1,6 @@
 import Dispatch
 import Petal
+import Synchronization
 import Testing
 
 @Suite("Memory")
@@ -35,6 +36,44 @@ struct MemoryTests {
         promise.fulfil(with: 1)
         #expect(first == nil)
         #expect(second == nil)
+    }
+
+    @Test(
+        "whenFulfilled callbacks in waiter blocks, capturing or not, run once with the value and are freed",
+        arguments: [true, false])
+    func fulfilledCallbacksInBlocks(fulfilled: Bool) {
+        // The deliverer calls a closure that captures nothing from its slot's words, and moves
+        // one that captures out to release it: both kinds, interleaved, past the inline slot
+        // and across several blocks, with a fulfilment (each runs) and a rejection (none does).
+        let promise = Promise<Int>()
+        let callbacks = 40
+        let heard = Recorder<[Int]>()
+        ThinCallbacks.calls.store(0, ordering: .relaxed)
+        ThinCallbacks.sum.store(0, ordering: .relaxed)
+        var captured: [Weak] = []
+        do {
+            for index in 0..<callbacks {
+                if index.isMultiple(of: 2) {
+                    promise.future.whenFulfilled { value in
+                        ThinCallbacks.calls.add(1, ordering: .relaxed)
+                        ThinCallbacks.sum.add(value, ordering: .relaxed)
+                    }
+                } else {
+                    let object = Tracked(index)
+                    captured.append(Weak(object))
+                    promise.future.whenFulfilled { value in heard.record([object.id, value]) }
+                }
+            }
+        }
+        #expect(captured.allSatisfy { $0.object != nil })
+        if fulfilled { promise.fulfil(with: 3) } else { promise.reject(with: TestError(1)) }
+        let runs = fulfilled ? callbacks / 2 : 0
+        #expect(ThinCallbacks.calls.load(ordering: .relaxed) == runs)
+        #expect(ThinCallbacks.sum.load(ordering: .relaxed) == 3 * runs)
+        // In subscription order, each with the value.
+        let expected = fulfilled ? stride(from: 1, to: callbacks, by: 2).map { [$0, 3] } : []
+        #expect(heard.events == expected)
+        #expect(captured.allSatisfy { $0.object == nil })
     }
 
     @Test("a callback that never fires is freed with the future")
@@ -107,4 +146,16 @@ struct MemoryTests {
         defer { _ = promise.cancel() }
         return promise.future.allocatedByteCount
     }
+}
+
+/// What the callbacks that capture nothing record: globals, so that the closures have no context.
+private enum ThinCallbacks {
+    static let calls = Atomic<Int>(0)
+    static let sum = Atomic<Int>(0)
+}
+
+/// A weak reference, to watch many objects' lifetimes.
+private struct Weak {
+    weak var object: Tracked?
+    init(_ object: Tracked) { self.object = object }
 }
