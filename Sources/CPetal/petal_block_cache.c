@@ -210,7 +210,13 @@ petal_block *petal_block_allocate(size_t size, unsigned capacity) {
     block->capacity = capacity;
     block->below = 0;
     block->reserved = 0;
-    for (unsigned slot = 0; slot < capacity; slot++) *petal_block_flag(block, slot) = PETAL_SLOT_EMPTY;
+    /* A full block (every waiter block of a future) empties its flags with constant stores:
+       the loop over a known count unrolls and its table loads fold. */
+    if (capacity == PETAL_BLOCK_SLOTS) {
+        for (unsigned slot = 0; slot < PETAL_BLOCK_SLOTS; slot++) *petal_block_flag(block, slot) = PETAL_SLOT_EMPTY;
+    } else {
+        for (unsigned slot = 0; slot < capacity; slot++) *petal_block_flag(block, slot) = PETAL_SLOT_EMPTY;
+    }
     return block;
 }
 
