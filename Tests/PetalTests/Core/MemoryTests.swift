@@ -38,9 +38,10 @@ struct MemoryTests {
         #expect(second == nil)
     }
 
+    // Serialized: the callbacks that capture nothing count in globals both cases share.
     @Test(
         "whenFulfilled callbacks in waiter blocks, capturing or not, run once with the value and are freed",
-        arguments: [true, false])
+        .serialized, arguments: [true, false])
     func fulfilledCallbacksInBlocks(fulfilled: Bool) {
         // The deliverer calls a closure that captures nothing from its slot's words, and moves
         // one that captures out to release it: both kinds, interleaved, past the inline slot
