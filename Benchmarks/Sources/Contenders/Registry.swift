@@ -88,8 +88,14 @@ func entry<C: Contender>(_: C.Type) -> Entry {
 }
 
 /// The benchmark name that carries the cell and the pass, parsed back by Scripts/benchmark-report.
+///
+/// The pass comes first because package-benchmark runs the benchmarks sorted by name, each in a
+/// process of its own: with the pass last, a cell's three passes ran back to back, so a few slow
+/// seconds of this shared machine (or one slow spell of a process's core) took all three and
+/// the median could not leave it out. Pass first, each pass sweeps the whole grid before the
+/// next begins, and the contenders of a cell still run next to each other within a pass.
 public func benchmarkName(
     _ workload: Workload, threads: Int, contender: String, operations: Int, pass: Int
 ) -> String {
-    "\(workload.rawValue) | T=\(threads) | \(contender) | ops=\(operations) | pass=\(pass)"
+    "pass=\(pass) | \(workload.rawValue) | T=\(threads) | \(contender) | ops=\(operations)"
 }
