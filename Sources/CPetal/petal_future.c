@@ -206,6 +206,7 @@ void petal_future_subscribe_node(petal_future *future, petal_waiter *waiter,
     node->block.capacity = 1;
     node->block.below = 0;
     node->block.reserved = 0;
+    node->block.hint = NULL;
     node->block.first_flag = PETAL_SLOT_READY; /* filled before anyone can see it */
     *petal_block_callback(&node->block, 0) = (petal_callback_slot){callback, context};
     if (petal_cell_push_waiter(cell, &node->block) == PETAL_ALREADY_RESOLVED) {

@@ -2,7 +2,8 @@
  * Waiter blocks' memory (petal_block_cache.c): every block is 64-byte aligned and fresh (every
  * flag EMPTY, its capacity set) however it was obtained; a block freed on its own thread, or
  * returned from another (alone, or in a list of several threads' blocks, as a drain frees
- * them), is reused by the thread that allocated it; and no cache outlives its
+ * them), is reused by the thread that allocated it; a block's hint names the block its thread
+ * allocated a few before it; and no cache outlives its
  * thread and its last block: threads that exit with blocks still out, freed afterwards by
  * others, leave exactly as many caches as there were before (petal_block_cache_homes).
  *
@@ -98,6 +99,25 @@ static void test_same_thread_reuse(void) {
     }
     /* Every one comes back, and fresh. */
     check_gets_back(blocks, BATCH, 176, 1);
+}
+
+/* With the cache on, a block's hint is the block its thread allocated PETAL_BLOCK_HINT_DISTANCE
+   blocks before it, whatever happened to that one since; with it off, there are no hints. */
+static void test_hints(void) {
+    petal_block *blocks[BATCH];
+    for (unsigned i = 0; i < BATCH; i++) {
+        blocks[i] = petal_block_allocate(PETAL_BLOCK_CACHE_SIZE, PETAL_BLOCK_SLOTS);
+        if (petal_block_cache_enabled() && i >= PETAL_BLOCK_HINT_DISTANCE) {
+            CHECK(blocks[i]->hint == blocks[i - PETAL_BLOCK_HINT_DISTANCE]);
+        } else if (!petal_block_cache_enabled()) {
+            CHECK(blocks[i]->hint == NULL);
+        }
+        /* Freed at once, so the next allocation reuses it: a stale hint is still a hint. */
+        if (i % 3 == 0) petal_block_free(blocks[i]);
+    }
+    for (unsigned i = 0; i < BATCH; i++) {
+        if (i % 3 != 0) petal_block_free(blocks[i]);
+    }
 }
 
 /* A thread that frees the blocks it is handed. */
@@ -270,6 +290,7 @@ static void test_exits_with_blocks_out(void) {
 int main(void) {
     RUN_TEST(test_sizes_and_freshness);
     RUN_TEST(test_same_thread_reuse);
+    RUN_TEST(test_hints);
     RUN_TEST(test_returned_from_another_thread);
     RUN_TEST(test_free_list_returns_each_home_its_own);
     RUN_TEST(test_exits_with_blocks_out);

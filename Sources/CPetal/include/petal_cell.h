@@ -278,6 +278,11 @@ PETAL_INLINE petal_block *petal_blocks_in_order(petal_word taken) {
            for here, they overlap the walk instead. */
         PETAL_PREFETCH((const char *)block + 64);
         PETAL_PREFETCH((const char *)block + 128);
+        /* A header this walk reaches a few blocks from now (its pusher's thread allocated it a
+           few blocks before this one), asked for now: the chain becomes several chains in
+           flight at once. Only prefetched: the address may be stale, and a prefetch of any
+           address is harmless. */
+        if (block->hint != NULL) PETAL_PREFETCH(block->hint);
         block->reserved = count < block->capacity ? count : block->capacity;
         count = block->below;
         block->next = ordered;

@@ -111,8 +111,18 @@ typedef struct petal_block {
     unsigned reserved; /* slots reserved in this block, once taken (petal_blocks_in_order's) */
     volatile unsigned first_flag; /* slot 0's commit flag */
     petal_slot_words first_slot;  /* slot 0's payload */
-    unsigned char spare[64 - 4 * sizeof(void *) - sizeof(petal_word) - 4 * sizeof(unsigned)];
+    /* Another block its pusher's thread allocated a few blocks before this one, or NULL: an
+       address for petal_blocks_in_order to prefetch, never dereferenced (it may have been freed
+       since). petal_block_cache.c says why it is there. */
+    struct petal_block *hint;
+#if UINTPTR_MAX <= 0xFFFFFFFFu /* 64-bit targets fill the line exactly */
+    unsigned char spare[64 - 5 * sizeof(void *) - sizeof(petal_word) - 4 * sizeof(unsigned)];
+#endif
 } petal_block;
+
+/* How many blocks back on its thread a cached block's hint points (a power of two): 2 and 8
+   measured slower. */
+#define PETAL_BLOCK_HINT_DISTANCE 4u
 
 /* Slots per row, and a row: the payloads and commit flags of slots 1-3 (the first row) or 4-6
    (the second), one cache line. A block of one slot (a caller-owned waiter) has no rows. */
