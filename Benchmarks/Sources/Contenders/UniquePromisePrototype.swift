@@ -3,17 +3,39 @@ import Petal
 import PetalPrototypes
 
 /// Petal with a non-copyable promise (`UniquePromise`, a prototype in PetalPrototypes): one object per
-/// promise instead of two, the abandoned-promise rule kept by the promise's own `deinit`. It is
-/// measured on the two workloads it compiles in, to show what dropping `Promise`'s handle object
-/// would buy; the others keep promises in arrays, which a non-copyable type cannot be in.
+/// promise instead of two, the abandoned-promise rule kept by the promise's own `deinit`. It shows
+/// what dropping `Promise`'s handle object would buy, on every workload where a promise has one
+/// owner and the handle's cost is not spread over many operations:
+/// - create+subscribe+fulfil and subscribe after fulfil, as the suite runs them;
+/// - producer/consumer pairs, the promises in an unsafe buffer (an `Array` cannot hold a
+///   non-copyable element), borrowed by the producer and the consumer of each pair;
+/// - the chains, whose head is the one promise (their steps are one object in Petal already).
+///
+/// It does not run where many threads resolve one promise (shared promises, the fulfil race),
+/// which a one-owner promise cannot express, nor on the single hot promise, whose one handle is
+/// spread over hundreds of subscribers.
 enum UniquePromisePrototype {
     static let name = "Petal, non-copyable promise (prototype)"
 
     static let entry = Entry(contender: name) { workload, threads in
-        guard workload == .createSubscribeFulfil || workload == .subscribeAfterFulfil else { return nil }
         let pool = WorkerPool.shared(threads: threads)
+        switch workload {
+        case .createSubscribeFulfil, .subscribeAfterFulfil:
+            return createAndSubscribe(after: workload == .subscribeAfterFulfil, pool: pool).wakingFirst(pool)
+        case .privatePairs:
+            return pairs(pool: pool).wakingFirst(pool)
+        case .chain1, .chain4, .chain100:
+            return chains(links: workload == .chain1 ? 1 : workload == .chain4 ? 4 : 100, pool: pool)
+                .wakingFirst(pool)
+        default:
+            return nil
+        }
+    }
+
+    /// As `Workload.createSubscribeFulfil` and `.subscribeAfterFulfil`.
+    private static func createAndSubscribe(after: Bool, pool: WorkerPool) -> Round {
         let perThread = 512
-        let after = workload == .subscribeAfterFulfil
+        let threads = pool.threads
         return Round(operations: perThread * threads) {
             Delivered.reset()
             pool.run { _ in
@@ -33,6 +55,64 @@ enum UniquePromisePrototype {
             }
             verify(Delivered.count == perThread * threads, "\(name): \(Delivered.count) callbacks delivered")
         }
-        .wakingFirst(pool)
+    }
+
+    /// As `Workload.privatePairs`: the promises are made and dropped inside the round, as the
+    /// suite's handles are.
+    private static func pairs(pool: WorkerPool) -> Round {
+        let perPair = 256
+        let threads = pool.threads
+        let pairs = max(1, threads / 2)
+        return Round(operations: perPair * pairs * 2) {
+            Delivered.reset()
+            let promises = UnsafeMutableBufferPointer<UniquePromise<Int>>.allocate(capacity: pairs * perPair)
+            for index in 0..<promises.count { promises.initializeElement(at: index, to: UniquePromise<Int>()) }
+            // Sound to share: each pair's producer and consumer only borrow their own promises,
+            // and the buffer is deinitialised after `run` has joined every worker.
+            let shared = Shared(promises)
+            pool.run { index in
+                let pair = min(index / 2, pairs - 1)
+                let mine = (pair * perPair)..<((pair + 1) * perPair)
+                pool.startTogether()
+                if threads == 1 {
+                    for slot in mine {
+                        shared.value[slot].future.whenFulfilled { _ in bench_count_add() }
+                        shared.value[slot].fulfil(with: 1)
+                    }
+                } else if index >= pairs * 2 {
+                    return  // an odd thread out has no partner
+                } else if index.isMultiple(of: 2) {
+                    for slot in mine { shared.value[slot].fulfil(with: 1) }
+                } else {
+                    for slot in mine { shared.value[slot].future.whenFulfilled { _ in bench_count_add() } }
+                }
+            }
+            verify(Delivered.count == perPair * pairs, "\(name): \(Delivered.count) callbacks delivered")
+            for index in 0..<promises.count { (promises.baseAddress.unsafelyUnwrapped + index).deinitialize(count: 1) }
+            promises.deallocate()
+        }
+    }
+
+    /// As `Workload.chain1`, `.chain4` and `.chain100`, with Petal's `then` steps.
+    private static func chains(links: Int, pool: WorkerPool) -> Round {
+        let chainsPerThread = max(1, 400 / links)
+        let threads = pool.threads
+        return Round(operations: links * chainsPerThread * threads) {
+            Delivered.reset()
+            pool.run { _ in
+                for _ in 0..<chainsPerThread { runChain(links: links, value: 7) }
+            }
+            verify(Delivered.count == chainsPerThread * threads, "\(name): \(Delivered.count) chains delivered")
+        }
+    }
+
+    @inline(__always)
+    private static func runChain(links: Int, value: Int) {
+        let head = UniquePromise<Int>()
+        var tail = head.future
+        for _ in 0..<links { tail = tail.then { $0 + 1 } }
+        let expected = value + links
+        tail.whenFulfilled { if $0 == expected { bench_count_add() } }
+        head.fulfil(with: value)
     }
 }
