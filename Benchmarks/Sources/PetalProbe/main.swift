@@ -24,6 +24,11 @@ import LibraryPromises
 ///   input.
 /// - "chain depth=100": a chain of N steps, then the fulfil of its head; an operation is one step.
 /// COUNT must be a multiple of N.
+///
+/// "batch of 256" is the producer/consumer pairs' shape on one thread: 256 promises made, each
+/// subscribed and fulfilled, then all dropped; an operation is one promise. Unlike one promise at
+/// a time, its allocations outrun the allocator's per-thread cache (glibc's holds seven blocks
+/// of a size), so each of a promise's objects costs the allocator's slower paths.
 func run<C: Contender>(_: C.Type, _ operation: String, _ count: Int) -> Bool {
     Delivered.reset()
     var expected = count
@@ -63,6 +68,16 @@ func run<C: Contender>(_: C.Type, _ operation: String, _ count: Int) -> Bool {
             C.subscribeCounting(handle)
             C.fulfil(handle, with: value)
             C.release(handle)
+        }
+    case "batch of 256":
+        precondition(count.isMultiple(of: 256), "COUNT must be a multiple of 256")
+        for _ in 0..<count / 256 {
+            let handles = (0..<256).map { _ in C.make() }
+            for handle in handles {
+                C.subscribeCounting(handle)
+                C.fulfil(handle, with: 1)
+            }
+            handles.forEach(C.release)
         }
     case "subscribe after fulfil":
         let callback: @Sendable (Int) -> Void = { _ in bench_count_add() }
