@@ -52,6 +52,7 @@ let package = Package(
             dependencies: [
                 "CBenchSupport", "Contenders", "LibraryPromises",
                 .product(name: "Petal", package: petalRoot.lastPathComponent.lowercased()),
+                .product(name: "PetalPrototypes", package: petalRoot.lastPathComponent.lowercased()),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]),

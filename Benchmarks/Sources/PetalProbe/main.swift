@@ -29,6 +29,13 @@ import LibraryPromises
 /// subscribed and fulfilled, then all dropped; an operation is one promise. Unlike one promise at
 /// a time, its allocations outrun the allocator's per-thread cache (glibc's holds seven blocks
 /// of a size), so each of a promise's objects costs the allocator's slower paths.
+///
+/// "completion handler" is how a service hands a promise to the work that resolves it (the
+/// example service's backend calls): the promise is made and subscribed, captured by a
+/// completion handler that is kept (in memory the optimiser cannot see through) until the work
+/// answers, then called with the value and dropped; an operation is one promise. The contender
+/// "prototype" runs it, and create+subscribe+fulfil, with the one-object prototype
+/// (`runPrototype`).
 func run<C: Contender>(_: C.Type, _ operation: String, _ count: Int) -> Bool {
     Delivered.reset()
     var expected = count
@@ -78,6 +85,16 @@ func run<C: Contender>(_: C.Type, _ operation: String, _ count: Int) -> Bool {
                 C.fulfil(handle, with: 1)
             }
             handles.forEach(C.release)
+        }
+    case "completion handler":
+        let kept = CompletionSlot()
+        for value in 0..<count {
+            let handle = C.make()
+            C.escape(handle)
+            C.subscribeCounting(handle)
+            kept.keep { C.fulfil(handle, with: $0) }
+            kept.answer(with: value)
+            C.release(handle)
         }
     case "subscribe after fulfil":
         let callback: @Sendable (Int) -> Void = { _ in bench_count_add() }
@@ -171,6 +188,7 @@ func perform(_ operation: String, _ contender: String, _ count: Int) -> Bool {
     case "Mutex": return run(LockedContender<MutexPromise>.self, operation, count)
     case "Mutex (generic)": return run(LockedContender<GenericMutexPromise<Int>>.self, operation, count)
     case "bare (generic)": return run(LockedContender<GenericBarePromise<Int>>.self, operation, count)
+    case "prototype": return runPrototype(operation, count)
     default: return false
     }
 }
