@@ -35,7 +35,7 @@ WAIT_BUGGY_VARIANTS="DROP_PARKED UNLOCKED_WAKE CHECK_UNLOCKED SINGLE_SLEEP"
 # WRITING says, an enter that ignores DECIDED, a leave that releases the tail without DECIDED, a
 # decide that ignores DECIDED, and a relaxed retire.
 COMBINATOR_BUGGY_VARIANTS="RELAXED_LEAVE NO_WRITING_CHECK ENTER_AFTER_DECIDED LEAVE_IGNORES_DECIDED
-SECOND_DECIDER RELAXED_RETIRE"
+SECOND_DECIDER RELAXED_RETIRE COMPLETE_IGNORES_DECIDED DECIDE_AFTER_COMPLETE"
 
 for tool in spin "$CC"; do
     command -v "$tool" >/dev/null 2>&1 || { echo "check.sh: $tool not found" >&2; exit 2; }

@@ -76,6 +76,20 @@
  *   LEAVE_IGNORES_DECIDED  the leave that takes WRITING to 0 releases the tail without DECIDED
  *   SECOND_DECIDER       decide does not refuse a decided word
  *   RELAXED_RETIRE       retire is relaxed: deinit frees what it cannot see finished
+ *   COMPLETE_IGNORES_DECIDED  the leave that takes REMAINING to 0 completes although a decider
+ *                        won: the rule that crashed the example service, when a request decided
+ *                        while every input still wrote (the result taken twice, the second time
+ *                        from an empty field)
+ *   DECIDE_AFTER_COMPLETE  decide does not refuse a completed word (REMAINING 0): a request that
+ *                        comes after the completer's leave takes the result again
+ *
+ * THE REQUESTER (P(INPUTS + 1); left out with -DNO_REQUEST): a cancellation request on the
+ * combined future decides it through the same one-shot, from the combined future's record, at
+ * any moment, while holding its own reference to the state. It is not an input, so it breaks
+ * "each input contributes or decides, never both": every input may contribute after it. Hence
+ * the two rules above: a leave completes only on a word not DECIDED, and a decision is refused
+ * once REMAINING is 0. firstResolved, whose inputs never contribute, expects one contribution
+ * that never comes (REMAINING starts at 1), so that REMAINING 0 always means completed.
  */
 
 #ifndef INPUTS
@@ -108,12 +122,24 @@
      ((d) == RELEASE_TAIL -> TAIL_RELEASED : ((d) == RESOLVE -> RESULT_TAKEN : 0)))
 
 /* CombinatorWord.leave(): the duty, from the word the leave left. */
-#ifndef LEAVE_IGNORES_DECIDED
+#if defined(LEAVE_IGNORES_DECIDED)
+#define leave_duty(left) \
+    (remaining(left) == 0 -> COMPLETE : (writing(left) == 0 -> RELEASE_TAIL : NOTHING))
+#elif defined(COMPLETE_IGNORES_DECIDED)
+/* the rule before the request's decider was modelled: REMAINING 0 completes, decided or not */
 #define leave_duty(left) \
     (remaining(left) == 0 -> COMPLETE : (is_decided(left) && writing(left) == 0 -> RELEASE_TAIL : NOTHING))
 #else
 #define leave_duty(left) \
-    (remaining(left) == 0 -> COMPLETE : (writing(left) == 0 -> RELEASE_TAIL : NOTHING))
+    (is_decided(left) -> (writing(left) == 0 -> RELEASE_TAIL : NOTHING) : \
+     (remaining(left) == 0 -> COMPLETE : NOTHING))
+#endif
+
+/* CombinatorWord.decide(): refused once DECIDED, or once REMAINING is 0 (a completion). */
+#ifndef DECIDE_AFTER_COMPLETE
+#define decide_refused(w) (is_decided(w) || remaining(w) == 0)
+#else
+#define decide_refused(w) (is_decided(w))
 #endif
 
 /* CombinatorWord.decide(): the duty, from the word the decision replaced. */
@@ -326,7 +352,7 @@ inline decide(i) {
         w = word;
         if
 #ifndef SECOND_DECIDER
-        :: is_decided(w) -> duty = NOTHING; printf("P%d: decision refused (word %d)\n", i + 1, w)
+        :: decide_refused(w) -> duty = NOTHING; printf("P%d: decision refused (word %d)\n", i + 1, w)
 #endif
         :: else ->
             word = w | DECIDED;
@@ -344,7 +370,7 @@ inline decide(i) {
             ALIVE();
             if
 #ifndef SECOND_DECIDER
-            :: is_decided(w) -> duty = NOTHING; printf("P%d: decision refused (word %d)\n", i + 1, w); break
+            :: decide_refused(w) -> duty = NOTHING; printf("P%d: decision refused (word %d)\n", i + 1, w); break
 #endif
             :: else ->
                 if
@@ -398,6 +424,22 @@ proctype Input(byte i) {
     DROP_REFERENCE(i + 1)
 }
 
+/* The request's answer: a cancellation request that reaches the combined future decides it
+   (cancelled) through the same one-shot, holding a reference to the state (its closure, in the
+   combined future's cancellation record). It is no input: every input may still contribute. */
+proctype Requester() {
+    short w;
+    byte duty = NOTHING, j;
+    byte seen = 0, mine = 0;
+    byte i = INPUTS;                                     /* its id: P(INPUTS + 1) */
+    if
+    :: decide(i)
+    :: printf("P%d: no request\n", i + 1)
+    fi;
+    w = 0; duty = NOTHING;
+    DROP_REFERENCE(i + 1)
+}
+
 proctype Maker() {
     short w;
     byte i = 0;
@@ -417,9 +459,13 @@ proctype Maker() {
 init {
     atomic {
 #ifndef FIRST_RESOLVED
-        word = INPUTS;                                   /* CombinatorWord(remaining: INPUTS) */
+        word = INPUTS;                                   /* CombinatorWord(expecting: INPUTS) */
 #else
-        word = 0;                                        /* nothing counted: all decide */
+        word = 1;                                        /* CombinatorWord(expecting: 0): one that never comes */
+#endif
+#ifndef NO_REQUEST
+        refs++;                                          /* the request's answer holds the state */
+        run Requester();
 #endif
         run Maker()
     }

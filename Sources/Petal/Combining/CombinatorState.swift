@@ -48,7 +48,7 @@ final class CombinatorState<Tail, Result>: ManagedBuffer<petal_combinator_header
             contributions <= CombinatorWord.maximumCount,
             "Petal: a combinator takes at most \(CombinatorWord.maximumCount) futures"
         )
-        let word = CombinatorWord(remaining: contributions).bits
+        let word = CombinatorWord(expecting: contributions).bits
         // Retained here, released by whoever takes it or by `deinit`: the header is C's, trivial.
         let retained = Unmanaged.passRetained(result).toOpaque()
         let state = unsafeDowncast(
@@ -133,7 +133,6 @@ final class CombinatorState<Tail, Result>: ManagedBuffer<petal_combinator_header
         let replaced = CombinatorWord(bits: petal_atomic_fetch_add_full(wordAddress, CombinatorWord.leaving))
         switch replaced.leave().duty {
         case .complete:
-            assert(!replaced.isDecided, "Petal: a combinator input both decided and contributed")
             let outcome = withUnsafeMutablePointerToElements {
                 complete(UnsafeMutableBufferPointer(start: $0, count: tailCount))
             }

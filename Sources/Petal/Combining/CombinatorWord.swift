@@ -33,9 +33,10 @@ import CPetal
 ///                                                                    TAIL_RELEASED
 ///   deinit   the last reference              load, ACQUIRE           (reads TAIL_RELEASED)
 ///
-///   leave:   REMAINING reaches 0                          → complete
-///            DECIDED, and WRITING reaches 0               → releaseTail
-///   decide:  WRITING 0                                    → resolveAndReleaseTail
+///   leave:   DECIDED, and WRITING reaches 0               → releaseTail
+///            not DECIDED, and REMAINING reaches 0         → complete
+///   decide:  DECIDED, or REMAINING 0 (completed)          → refused
+///            WRITING 0                                    → resolveAndReleaseTail
 ///            WRITING above 0                              → resolve (the last writer to
 ///                                                            leave releases the tail)
 ///   deinit:  TAIL_RELEASED clear                          → releaseTail (no retire: the
@@ -43,12 +44,17 @@ import CPetal
 /// ```
 ///
 /// Why each duty falls to exactly one party:
-/// - **One result.** REMAINING starts at the number of inputs that may contribute, and each
-///   input contributes or decides, never both. So a leave takes REMAINING to 0 only if every
-///   counted input contributed and none decided, and only one leave can (`firstResolved`
-///   counts none: all its inputs decide, and nothing ever completes). A decision is one CAS
-///   that only the first decider wins. The completer and the winning decider exclude each
-///   other, and each is alone of its kind.
+/// - **One result.** REMAINING starts at the number of inputs that may contribute, and only
+///   one leave can take it to 0 (`firstResolved` counts one contribution that never comes: all
+///   its inputs decide, and nothing ever completes). A decider need not be an input: a
+///   cancellation request that reaches the combined future decides it too, while every input
+///   may still contribute. So the two exclude each other through the word alone: a leave
+///   completes only if the word it left is not DECIDED, and a decision is refused once
+///   REMAINING is 0, the mark of a completion. A decision is one CAS that only the first
+///   decider wins. The completer and the winning decider exclude each other, and each is alone
+///   of its kind. (Before the request's decider was counted here, a request that decided while
+///   the last inputs wrote let the last leave complete too: two parties took the result, and
+///   the second dereferenced the empty field.)
 /// - **One release of the tail.** WRITING never exceeds REMAINING (a writer is counted in both
 ///   until its leave), so the completer's leave also ends the writing. After a decision no
 ///   contributor can enter, so WRITING only falls: if it was 0 at the decision, the decider
@@ -73,6 +79,15 @@ struct CombinatorWord: Equatable {
     @inlinable
     init(remaining: Int) {
         bits = petal_word(remaining)
+    }
+
+    /// The fresh word of a combinator whose inputs make `contributions` contributions: that
+    /// count, or for a combinator whose inputs only decide (`firstResolved`), one contribution
+    /// that never comes. So REMAINING is 0 only once a completer's leave made it so, and a
+    /// decision can tell a completed word from a fresh one.
+    @inlinable
+    init(expecting contributions: Int) {
+        self.init(remaining: Swift.max(contributions, 1))
     }
 
     // MARK: Layout
@@ -190,8 +205,10 @@ struct CombinatorWord: Equatable {
     @inlinable
     func leave() -> Step {
         let left = CombinatorWord(bits: bits &+ Self.leaving)
+        // Decided first, then completion: a request's decider is no input, so every input may
+        // still contribute after it; the last of them then only releases the tail.
+        if left.isDecided { return Step(word: left, duty: left.writing == 0 ? .releaseTail : .nothing) }
         if left.remaining == 0 { return Step(word: left, duty: .complete) }
-        if left.isDecided && left.writing == 0 { return Step(word: left, duty: .releaseTail) }
         return Step(word: left, duty: .nothing)
     }
 
@@ -199,7 +216,8 @@ struct CombinatorWord: Equatable {
     /// nobody writes it. `nil` if another decider won already (the decision changes nothing).
     @inlinable
     func decide() -> Step? {
-        if isDecided { return nil }
+        // REMAINING 0 is a completion (see ``init(expecting:)``): the completer owns the result.
+        if isDecided || remaining == 0 { return nil }
         let decided = CombinatorWord(bits: bits | Self.decided)
         return Step(word: decided, duty: writing == 0 ? .resolveAndReleaseTail : .resolve)
     }

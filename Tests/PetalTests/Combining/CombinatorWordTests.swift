@@ -33,6 +33,8 @@ private func reachableWords(inputs: Int) -> [CombinatorWord] {
         for writing in 0...remaining {
             for decided in [false, true] {
                 if decided && remaining > 0 && writing == remaining { continue }
+                // A decision is refused once REMAINING is 0, which only a completion makes.
+                if decided && remaining == 0 { continue }
                 let flags: [(Bool, Bool)]
                 if decided {
                     flags = [(false, false), (true, false), (false, true), (true, true)]
@@ -182,7 +184,7 @@ struct CombinatorWordTests {
 
     @Test("decide sets DECIDED and nothing else, and releases the tail only when nobody writes")
     func decideSetsDecided() {
-        for old in reachableWords(inputs: 4) where !old.isDecided {
+        for old in reachableWords(inputs: 4) where !old.isDecided && old.remaining > 0 {
             guard let step = old.decide() else {
                 Issue.record("decide refused \(spelled(old))")
                 continue
@@ -198,10 +200,32 @@ struct CombinatorWordTests {
         #expect(
             word(remaining: 3).decide() == step(word(remaining: 3, decided: true), .resolveAndReleaseTail)
         )
-        // firstResolved: nothing counted, nobody ever writes.
+        // firstResolved: one contribution expected that never comes, nobody ever writes.
         #expect(
-            CombinatorWord(remaining: 0).decide()
-                == step(word(remaining: 0, decided: true), .resolveAndReleaseTail)
+            CombinatorWord(expecting: 0).decide()
+                == step(word(remaining: 1, decided: true), .resolveAndReleaseTail)
+        )
+    }
+
+    @Test("a completed word refuses every decision: the completer owns the result")
+    func noDecisionAfterCompletion() {
+        for old in reachableWords(inputs: 4) where old.remaining == 0 {
+            #expect(old.decide() == nil, "decided a completed word: \(spelled(old))")
+        }
+        #expect(CombinatorWord(expecting: 0) == word(remaining: 1))
+        #expect(CombinatorWord(expecting: 3) == word(remaining: 3))
+    }
+
+    @Test("after a request's decision, the leave that takes REMAINING to zero only releases the tail")
+    func noCompletionAfterDecision() {
+        // A request decides while the last contributor writes: REMAINING reaches 0 decided.
+        #expect(
+            word(remaining: 1, writing: 1, decided: true, resultTaken: true).leave()
+                == step(word(remaining: 0, decided: true, resultTaken: true), .releaseTail)
+        )
+        #expect(
+            word(remaining: 2, writing: 2, decided: true).leave()
+                == step(word(remaining: 1, writing: 1, decided: true), .nothing)
         )
     }
 
@@ -276,11 +300,15 @@ struct CombinatorShape: Hashable, Sendable, CustomTestStringConvertible {
     /// Whether every input counts in REMAINING (`fulfillingWhen`, `firstFulfilled`,
     /// `allResolved`) or none does (`firstResolved`, whose inputs all decide).
     let counted: Bool
+    /// Whether a cancellation request decides too: a decider that is no input, counted nowhere,
+    /// so every input may still contribute after it.
+    var requester = false
 
     var inputs: Int { contributors + deciders + silent }
 
     var testDescription: String {
         "\(counted ? "" : "firstResolved: ")\(contributors) contributors, \(deciders) deciders, \(silent) silent"
+            + (requester ? ", a request" : "")
     }
 }
 
@@ -333,11 +361,12 @@ private struct Simulation: Hashable {
     }
 
     init(_ shape: CombinatorShape) {
-        bits = CombinatorWord(remaining: shape.counted ? shape.inputs : 0).bits
+        bits = CombinatorWord(expecting: shape.counted ? shape.inputs : 0).bits
+        // The request, if any, is the last party: a decider that is no input.
         stages =
             Array(repeating: .enter, count: shape.contributors) + Array(repeating: .decide, count: shape.deciders)
-            + Array(repeating: .done, count: shape.silent)
-        written = Array(repeating: false, count: shape.inputs)
+            + Array(repeating: .done, count: shape.silent) + (shape.requester ? [.decide] : [])
+        written = Array(repeating: false, count: shape.inputs) + (shape.requester ? [true] : [])
     }
 
     /// Whether some contributor is between its enter and its leave.
@@ -431,7 +460,12 @@ private struct Simulation: Hashable {
         }
         if refused > 0 && !word.isDecided { violations.insert("a contribution refused without a decision") }
         let expected: Resolution?
-        if shape.deciders > 0 {
+        if shape.requester && shape.deciders == 0 {
+            // The request decides, or is refused because every input contributed first.
+            let completes = shape.counted && shape.silent == 0 && shape.contributors > 0
+            expected = winner.map { Resolution.decided(by: $0) } ?? (completes ? .completed : nil)
+            if winner == nil && !completes { violations.insert("the request's decision refused") }
+        } else if shape.deciders > 0 {
             expected = winner.map { Resolution.decided(by: $0) }
             if (winner ?? -1) < shape.contributors { violations.insert("no decider won") }
         } else if shape.counted && shape.silent == 0 && shape.contributors > 0 {
@@ -522,6 +556,20 @@ private let shapes: [CombinatorShape] = {
     for deciders in 1...3 {
         shapes.append(CombinatorShape(contributors: 0, deciders: deciders, silent: 0, counted: false))
     }
+    // A cancellation request decides as well, without being an input.
+    for contributors in 1...3 {
+        for deciders in 0...1 {
+            for silent in 0...1 {
+                shapes.append(
+                    CombinatorShape(
+                        contributors: contributors, deciders: deciders, silent: silent, counted: true, requester: true)
+                )
+            }
+        }
+    }
+    for deciders in 1...2 {
+        shapes.append(CombinatorShape(contributors: 0, deciders: deciders, silent: 0, counted: false, requester: true))
+    }
     return shapes
 }()
 
@@ -537,7 +585,9 @@ struct CombinatorWordInterleavingTests {
         #expect(explorer.violations.isEmpty, "\(explorer.violations.sorted())")
         #expect(tally.orders > 0)
         #expect(tally.byReleaser.values.reduce(0, +) == tally.orders)
-        // Each way of releasing the tail that the shape allows happens in some order.
+        // Each way of releasing the tail that the shape allows happens in some order (with a
+        // request, any of them may: the checks above are what matter there).
+        if shape.requester { return }
         var releasers: Set<Releaser> = []
         if shape.deciders > 0 {
             releasers.insert(.decider)
@@ -555,7 +605,7 @@ struct CombinatorWordInterleavingTests {
 
     @Test("the number of orders is what an explicit enumeration counts, pinned for the largest shapes")
     func orderCounts() {
-        for shape in shapes where shape.contributors + shape.deciders <= 3 {
+        for shape in shapes where shape.contributors + shape.deciders <= 3 && !shape.requester {
             let explorer = Explorer(shape)
             #expect(explorer.explore().orders == explorer.enumerate(), "\(shape.testDescription)")
         }
@@ -579,6 +629,7 @@ struct CombinatorWordInterleavingTests {
         "the exploration catches each seeded bug",
         arguments: [
             "decider ignores WRITING", "enter ignores DECIDED", "decide ignores DECIDED", "leave ignores DECIDED",
+            "the last leave completes a decided word", "decide takes a completed word",
         ]
     )
     func seededBugsAreCaught(bug: String) {
@@ -593,6 +644,17 @@ struct CombinatorWordInterleavingTests {
         case "decide ignores DECIDED":
             moves.decide = { old in
                 CombinatorWord.Step(word: CombinatorWord(bits: old.bits | CombinatorWord.decided), duty: .resolve)
+            }
+        case "the last leave completes a decided word":
+            moves.leave = { old in
+                let step = old.leave()
+                return step.word.remaining == 0 ? CombinatorWord.Step(word: step.word, duty: .complete) : step
+            }
+        case "decide takes a completed word":
+            moves.decide = { old in
+                if old.isDecided { return nil }
+                let decided = CombinatorWord(bits: old.bits | CombinatorWord.decided)
+                return CombinatorWord.Step(word: decided, duty: old.writing == 0 ? .resolveAndReleaseTail : .resolve)
             }
         default:
             moves.leave = { old in

@@ -1,0 +1,75 @@
+import Testing
+
+@testable import Petal
+
+/// A combinator's request racing its inputs' resolution: the crash of "Six bugs a user hits".
+///
+/// A request on the combined future decides it (cancelled) without being one of its inputs, so
+/// every input may still contribute after it; the last contribution used to complete the
+/// combinator too, and take the combined future a second time (a null pointer dereferenced, as
+/// the example service did under wrk when clients left with requests in flight).
+@Suite("Combinators: a request racing the inputs", .serialized)
+struct CombinatorRequestRaceTests {
+    /// The combinators raced, each a way to combine `futures` into one future to ask.
+    static let forms: [String] = [
+        "fulfillingWhen", "fulfillingWhen(a, b, c, d)", "allResolved", "allResolved(a, b, c, d)", "firstResolved",
+        "firstFulfilled", "fulfillingWhen behind a timeout",
+    ]
+
+    /// Combines `futures` (four) as `form` does; returns the future to ask and a check that it
+    /// resolved.
+    static func combine(_ form: String, _ futures: [Future<Int>]) -> (ask: @Sendable () -> Void, isResolved: () -> Bool)
+    {
+        func pair<Value: Sendable>(_ future: Future<Value>) -> (ask: @Sendable () -> Void, isResolved: () -> Bool) {
+            ({ future.requestCancellation() }, { future.isResolved })
+        }
+        switch form {
+        case "fulfillingWhen": return pair(Future.fulfillingWhen(futures))
+        case "fulfillingWhen(a, b, c, d)":
+            return pair(Future.fulfillingWhen(futures[0], futures[1], futures[2], futures[3]))
+        case "allResolved": return pair(Future.allResolved(futures))
+        case "allResolved(a, b, c, d)": return pair(Future.allResolved(futures[0], futures[1], futures[2], futures[3]))
+        case "firstResolved": return pair(Future.firstResolved(of: futures))
+        case "firstFulfilled": return pair(Future.firstFulfilled(of: futures))
+        default: return pair(Future.fulfillingWhen(futures).timeout(after: .seconds(3600)))
+        }
+    }
+
+    @Test("every combined future resolves once, and a stop runs only where the request won", arguments: forms)
+    func requestRacesInputs(form: String) {
+        let racer = Racer()
+        defer { racer.stop() }
+        let rounds = scaled(100_000, floor: 2_000)
+        var unresolved = 0
+        var stopsWhereResolutionWon = 0
+        var inputsCancelled = 0
+        var stopsRun = 0
+        for round in 0..<rounds {
+            let stops = Counter()
+            let promises = (0..<4).map { _ in Promise<Int>(onRepeatedResolution: .ignore) }
+            for promise in promises { promise.cancelWhenRequested { stops.increment() } }
+            let combined = Self.combine(form, promises.map(\.future))
+            let headStart = (round &* 7919) % 600
+            let fulfilled = Counter()
+            racer.round(
+                {
+                    spin(headStart)
+                    combined.ask()
+                },
+                {
+                    for (index, promise) in promises.enumerated() where promise.fulfil(with: index) {
+                        fulfilled.increment()
+                    }
+                })
+            if !combined.isResolved() { unresolved += 1 }
+            let cancelled = promises.filter { $0.future.peek()?.isCancelled == true }.count
+            if fulfilled.value + cancelled != promises.count { stopsWhereResolutionWon += 1 }
+            inputsCancelled += cancelled
+            stopsRun += stops.value
+        }
+        #expect(unresolved == 0)
+        #expect(stopsWhereResolutionWon == 0)
+        // Exactly one stop for each input the request's votes cancelled, none for the others.
+        #expect(stopsRun == inputsCancelled)
+    }
+}
