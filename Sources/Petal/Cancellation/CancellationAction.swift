@@ -83,9 +83,9 @@ final class ProducerStop<Value>: CancellationAction {
     }
 
     override func run() {
-        // Cancelling goes through the future's claim, which any thread may make.
-        _ = storage.fail(.cancelled, error: nil)
-        stop()
+        // Cancelling goes through the future's claim, which any thread may make; a resolution
+        // that won it (the work answered first) leaves nothing to stop.
+        if storage.stopsProducer() { stop() }
     }
 }
 

@@ -170,6 +170,59 @@ final class CancellationRecord: ManagedBuffer<CancellationRecord.Words, Void> {
         return next
     }
 
+    // MARK: The start gate
+
+    /// The producer state of a `Future.startFollowing(on:executing:)` future, a gate between a request
+    /// and the closure, in a word no job uses (job states are small numbers, these all have the
+    /// top bit):
+    ///
+    /// ```
+    ///   PENDING ── the closure begins (openStartGate) ──► RUNNING ── it returned a future
+    ///      │                                                │        (followStartGate) ──►
+    ///      └ a request (closeStartGate) ──► CLOSED          ├─► PASSING    that future passes requests on
+    ///                                                       └─► FOLLOWING  it cannot be asked
+    /// ```
+    ///
+    /// A request cancels the future if it finds PENDING (and closes it: the closure never
+    /// runs), FOLLOWING or CLOSED; it leaves RUNNING and PASSING to the closure's future, which
+    /// the request's vote reaches. The closure's side checks for a request after it leaves
+    /// RUNNING: both moves are FULL compare-and-swaps followed by a load of the other's word, so
+    /// a request that found RUNNING is seen there, and the future is cancelled by one of them.
+    static let startGate: petal_word = 1 << 63
+    static let startRunning: petal_word = startGate | 1
+    static let startPassing: petal_word = startGate | 2
+    static let startFollowing: petal_word = startGate | 3
+    static let startClosed: petal_word = startGate | 4
+
+    /// A request's side of the gate: whether the request cancels the future. `true` without a
+    /// gate (a promise's future).
+    func closeStartGate() -> Bool {
+        var seen = petal_atomic_word_load(producerStateWord)
+        while seen == Self.startGate {
+            // FULL: orders this close against the closure's open (one of the two wins).
+            if petal_atomic_word_exchange(producerStateWord, &seen, Self.startClosed) != 0 { return true }
+        }
+        return seen != Self.startRunning && seen != Self.startPassing
+    }
+
+    /// The closure's side: whether it may begin (`false` once a request closed the gate).
+    func openStartGate() -> Bool {
+        var seen = Self.startGate
+        // FULL: see closeStartGate.
+        return petal_atomic_word_exchange(producerStateWord, &seen, Self.startRunning) != 0
+    }
+
+    /// The closure returned a future that does (`passing`) or does not pass requests on.
+    /// Returns whether a request arrived meanwhile and, finding the closure running, left the
+    /// future for this side to cancel (when the returned future cannot be asked).
+    func followStartGate(passing: Bool) -> Bool {
+        var seen = Self.startRunning
+        // FULL, then the load of the request word: a request publishes REQUESTED with a FULL
+        // compare-and-swap before it loads this word, so one of the two sees the other.
+        _ = petal_atomic_word_exchange(producerStateWord, &seen, passing ? Self.startPassing : Self.startFollowing)
+        return !passing && petal_atomic_word_load(requestWord) & Self.requested != 0
+    }
+
     // MARK: Actions
 
     /// Registers `node`: it runs at once, on this thread, if a request already closed the list;

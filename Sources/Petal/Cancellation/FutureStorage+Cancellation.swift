@@ -193,15 +193,27 @@ extension FutureStorage {
     }
 
     /// Runs what a close for a request took: action zero first (the promise's stop: this
-    /// future is cancelled, as `ProducerStop` does, then the stop runs), then the nodes,
-    /// oldest first.
+    /// future is cancelled, as `ProducerStop` does, then the stop runs, only if that
+    /// cancellation won), then the nodes, oldest first.
     private func runActions(_ closed: (head: petal_word, producerStop: CancellationRecord.Action?)) {
         let actions = CancellationActions(takingNewestFirst: closed.head)
-        if let stop = closed.producerStop {
-            _ = fail(.cancelled, error: nil)
-            stop()
-        }
+        if let stop = closed.producerStop, stopsProducer() { stop() }
         actions.run()
+    }
+
+    /// Whether a request's answer stops this future's producer: it cancels the future, and the
+    /// stop runs only if that cancellation won. A stop whose promise was resolved meanwhile (the
+    /// reply raced the request, or an earlier handler fulfilled it) would stop work that has
+    /// already answered, and the documentation promises it never runs then.
+    ///
+    /// A future of `Future.startFollowing(on:executing:)` also has a gate in its record: the request
+    /// cancels it only if it closed the gate before the closure opened it (see
+    /// ``CancellationRecord/closeStartGate()``); once the closure runs, the request is passed on
+    /// to the future it returns instead.
+    @usableFromInline
+    final func stopsProducer() -> Bool {
+        if let record = installedRecord, !record._withUnsafeGuaranteedRef({ $0.closeStartGate() }) { return false }
+        return fail(.cancelled, error: nil)
     }
 
     /// Registers a promise's stop to answer a request (this future is cancelled, then `stop`
@@ -237,4 +249,47 @@ extension FutureStorage {
 func attachmentResolved(_ attachment: petal_word) {
     let address = UnsafeRawPointer(bitPattern: UInt(attachment)).unsafelyUnwrapped
     Unmanaged<CancellationRecord>.fromOpaque(address)._withUnsafeGuaranteedRef { $0.releaseActions() }
+}
+
+extension FutureStorage {
+    /// Makes this future, just made by `Future.startFollowing(on:executing:)` and not yet shared, pass
+    /// requests on from the start, with the record's start gate (``CancellationRecord/startGate``)
+    /// between a request and the closure.
+    @usableFromInline
+    final func addStartGate() {
+        CancellationRecord.checkLayout()
+        // Action zero does nothing: cancelling the future is the whole answer before the closure
+        // runs. A thin closure: no context to allocate.
+        let record = Unmanaged.passRetained(
+            CancellationRecord.make(
+                request: CancellationRecord.propagates, producerState: CancellationRecord.startGate,
+                producerStop: {}))
+        var seen: petal_word = 0
+        // FULL: publishes the record's words, as installRecord does. Nobody else can have
+        // installed one: the future is not shared yet.
+        let installed = petal_atomic_word_exchange(
+            cancellationSlot, &seen, petal_word(UInt(bitPattern: record.toOpaque())))
+        precondition(installed != 0, "Petal: a started future had a cancellation record already")
+    }
+
+    /// `Future.startFollowing(on:executing:)` for a future-returning `body`: runs it unless a request
+    /// closed the gate first, then follows the future it returns, passing requests on to it.
+    @usableFromInline
+    final func followStarted(_ body: () throws -> Future<Value>) {
+        let record = installedRecord.unsafelyUnwrapped
+        guard record._withUnsafeGuaranteedRef({ $0.openStartGate() }) else { return }
+        let source: Future<Value>
+        do {
+            source = try body()
+        } catch {
+            fail(.rejected, error: error)
+            return
+        }
+        let passing = source.storage.propagatesRequests
+        // Linked before the gate says PASSING: a request that finds PASSING relies on the vote,
+        // which this link casts at once if a request already closed the action list.
+        if passing { source.storage.linkDependent(self) }
+        if record._withUnsafeGuaranteedRef({ $0.followStartGate(passing: passing) }) { fail(.cancelled, error: nil) }
+        source.storage.subscribe(.forward(self))
+    }
 }

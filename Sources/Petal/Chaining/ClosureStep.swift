@@ -107,7 +107,7 @@ extension FutureStorage {
     /// `work` throws: the future-returning form of every method.
     ///
     /// With `passingRequests`, this future also votes on the one `work` returns when a request
-    /// reaches it (`Future.start(on:executing:)`); chaining methods pass none on (the
+    /// reaches it (`Future.startFollowing(on:executing:)`); chaining methods pass none on (the
     /// Cancellation article says why), and with the constant `false` the link compiles away.
     @inlinable
     func follow(_ work: () throws -> Future<Value>, passingRequests: Bool = false) {

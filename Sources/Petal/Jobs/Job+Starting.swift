@@ -46,14 +46,17 @@ extension Future {
     /// - Where and when: `body` runs once on `context` (with `.inline`, on this thread before
     ///   this returns).
     /// - Returns: a future fulfilled with what `body` returns, or rejected with what it throws.
+    ///
+    /// For a `body` that returns a future (work that is itself asynchronous), use
+    /// ``startFollowing(on:executing:)``: a future of that future's outcome. The two have
+    /// different names because Swift picks an overload before it reads a closure of several
+    /// statements, so a `start` overloaded on the closure's result type took such a closure
+    /// that returns nothing for the future form, and failed to compile with "missing return".
     @inlinable
     @discardableResult
-    @_disfavoredOverload
     public static func start<Context: ExecutionContext>(
         on context: Context = .inline, executing body: @escaping @Sendable () throws -> Value
     ) -> Future<Value> {
-        // Disfavoured beside the future-returning form below, so that a closure that only throws
-        // (either form would do) is not ambiguous: it rejects the same way through both.
         let storage = FutureStorage<Value>.makePending()
         // The storage is resolved only by this one run, and a Future of a non-Sendable value
         // cannot leave this thread, so handing it to the context is sound.
@@ -72,7 +75,7 @@ extension Future {
     ///
     /// ```swift
     /// // Fan out from the event loop whose timers answer the calls, as NIO's `flatSubmit` does.
-    /// let reply = Future.start(on: .eventLoop(loop)) {
+    /// let reply = Future.startFollowing(on: .eventLoop(loop)) {
     ///     Future.fulfillingWhen(backends.map { $0.call(on: loop) }).timeout(after: .milliseconds(20))
     /// }
     /// let sums = try await reply.value(cancellingUpstream: true)
@@ -85,20 +88,26 @@ extension Future {
     ///   cancelled alike: that future is this work); rejected with what `body` throws.
     /// - Cancellation: the returned future passes requests on from the start, as a job's does.
     ///   A request on it (a task awaiting it with `cancellingUpstream: true` that is cancelled,
-    ///   a combinator or a timeout over it that gives up) cancels it at once, and votes on the
-    ///   future `body` returned, as a chained future votes on its receiver: at once, or when
-    ///   `body` returns, if it has not yet. So one `await` covers the hop and the work, and
-    ///   cancelling the awaiting task still reaches the work.
+    ///   a combinator or a timeout over it that gives up):
+    ///   - before `body` begins: cancels it at once, and `body` never runs (a gate in the
+    ///     future's record decides between the two, so `body` never begins once the future is
+    ///     cancelled);
+    ///   - once `body` has begun: votes on the future `body` returns, as a chained future votes
+    ///     on its receiver (when `body` returns, if it has not yet), and the returned future
+    ///     resolves as that one does; if that future cannot be asked (it passes no requests
+    ///     on), the returned future is cancelled when `body` returns.
+    ///   So one `await` covers the hop and the work, and cancelling the awaiting task still
+    ///   reaches the work.
     /// - Costs the returned future and its cancellation record, and the hand-over to `context`.
     @inlinable
     @discardableResult
-    public static func start<Context: ExecutionContext>(
+    public static func startFollowing<Context: ExecutionContext>(
         on context: Context = .inline, executing body: @escaping @Sendable () throws -> Future<Value>
     ) -> Future<Value> {
         let storage = FutureStorage<Value>.makePending()
         // Propagating from the start, so that whoever awaits or combines it now is counted; a
-        // request cancels it at once (action zero, with nothing more to stop).
-        storage.addProducerStop {}
+        // request before `body` begins cancels it, and `body` never runs (the start gate).
+        storage.addStartGate()
         let target = UncheckedSendableBox(storage)
         if Context.self == InlineExecutionContext.self {
             storage.followStarted(body)
@@ -172,16 +181,5 @@ extension Job {
     static func group(_ jobs: [Job<Input, Output>], pool: CancellationPool?) -> Future<[Output]> {
         if let pool { pool.add(contentsOf: jobs) }
         return Future<[Output]>.fulfillingWhen(jobs.map(\.future))
-    }
-}
-
-extension FutureStorage {
-    /// `Future.start(on:executing:)` for a future-returning `body`: runs it unless this future
-    /// was cancelled first, votes on the future it returns when a request reached this one (or
-    /// when one does), and follows it.
-    @inlinable
-    func followStarted(_ body: () throws -> Future<Value>) {
-        guard !isResolved else { return }
-        follow(body, passingRequests: true)
     }
 }

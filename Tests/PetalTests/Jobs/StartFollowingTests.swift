@@ -14,19 +14,19 @@ struct StartFollowingTests {
     @Test("the started future follows the future the closure returns, fulfilled, rejected or cancelled alike")
     func follows() {
         let fulfilling = Promise<Int>()
-        let started: Future<Int> = Future.start { fulfilling.future }
+        let started: Future<Int> = Future.startFollowing { fulfilling.future }
         #expect(started.peek() == nil)
         fulfilling.fulfil(with: 4)
         #expect(describe(started.peek()) == "fulfilled(4)")
-        let rejected = Future<Int>.start { Future.rejected(with: TestError(2)) }
+        let rejected = Future<Int>.startFollowing { Future.rejected(with: TestError(2)) }
         #expect(describe(rejected.peek()) == "rejected(\(TestError(2)))")
-        let cancelled = Future<Int>.start { .cancelled(withIndirectError: TestError(3)) }
+        let cancelled = Future<Int>.startFollowing { .cancelled(withIndirectError: TestError(3)) }
         #expect(describe(cancelled.peek()) == "cancelled(\(TestError(3)))")
     }
 
     @Test("a closure that throws rejects the started future with its error")
     func throwing() {
-        let started: Future<Int> = Future.start { () throws -> Future<Int> in throw TestError(5) }
+        let started: Future<Int> = Future.startFollowing { () throws -> Future<Int> in throw TestError(5) }
         #expect(describe(started.peek()) == "rejected(\(TestError(5)))")
     }
 
@@ -36,7 +36,7 @@ struct StartFollowingTests {
         let ranOnQueue = Counter()
         let key = DispatchSpecificKey<Int>()
         queue.setSpecific(key: key, value: 1)
-        let started: Future<Int> = Future.start(on: queue) {
+        let started: Future<Int> = Future.startFollowing(on: queue) {
             if DispatchQueue.getSpecific(key: key) == 1 { ranOnQueue.increment() }
             return .fulfilled(with: 8)
         }
@@ -48,7 +48,7 @@ struct StartFollowingTests {
     func requestReachesTheWork() {
         let asked = Counter()
         let promise = askablePromise(asked)
-        let started: Future<Int> = Future.start { promise.future }
+        let started: Future<Int> = Future.startFollowing { promise.future }
         started.requestCancellation()
         #expect(describe(started.peek()) == "cancelled(nil)")
         #expect(asked.value == 1)
@@ -60,7 +60,7 @@ struct StartFollowingTests {
         let queue = DispatchQueue(label: "petal.tests.start-following.held")
         let ran = Counter()
         queue.suspend()
-        let started: Future<Int> = Future.start(on: queue) {
+        let started: Future<Int> = Future.startFollowing(on: queue) {
             ran.increment()
             return .fulfilled(with: 1)
         }
@@ -77,7 +77,7 @@ struct StartFollowingTests {
         let promise = askablePromise(asked)
         let queue = DispatchQueue(label: "petal.tests.start-following.timeout")
         queue.suspend()
-        let started: Future<Int> = Future.start(on: queue) { promise.future }
+        let started: Future<Int> = Future.startFollowing(on: queue) { promise.future }
         // The timeout counts on the started future before the closure has run.
         let timed = started.timeout(after: .zero)
         #expect(timed.peek()?.isRejected == true)
@@ -93,7 +93,7 @@ struct StartFollowingTests {
     func timeoutGivesUpOnTheWork() {
         let asked = Counter()
         let promise = askablePromise(asked)
-        let started: Future<Int> = Future.start { promise.future }
+        let started: Future<Int> = Future.startFollowing { promise.future }
         let timed = started.timeout(after: .zero)
         #expect(timed.peek()?.isRejected == true)
         #expect(describe(started.peek()) == "cancelled(nil)")
@@ -107,7 +107,7 @@ struct StartFollowingTests {
         // The fulfilment is a repeat when the request won: expected here, so not reported.
         let asked = (0..<count).map { _ in Counter() }
         let promises = asked.map { askablePromise($0, repeats: .ignore) }
-        let started: [Future<Int>] = promises.map { promise in Future.start { promise.future } }
+        let started: [Future<Int>] = promises.map { promise in Future.startFollowing { promise.future } }
         onThreads(2) { thread in
             for index in 0..<count {
                 if thread == 0 { promises[index].fulfil(with: index) } else { started[index].requestCancellation() }
