@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Retrying: start work again when it fails, a bounded number of times.
 extension Future {
     /// Runs `body` and returns a future of the first attempt that succeeds, starting it again
@@ -14,8 +22,10 @@ extension Future {
     ///   or when `body` threw; cancelled, without retrying, when an attempt's future is cancelled
     ///   (a cancellation is not a failure to retry), with its indirect error.
     /// - A cancellation request on the returned future stops retrying: the current attempt's
-    ///   future is asked to cancel, no further attempt starts, and the returned future is
-    ///   cancelled.
+    ///   future is asked to cancel, no further attempt starts once the request returns, and the
+    ///   returned future is cancelled, also when the request overlaps an attempt's rejection.
+    ///   A request that arrives while another thread runs `body` waits for `body` to return,
+    ///   then asks the attempt it started: keep `body` to starting the work.
     /// - Any policy is accepted: a value out of its range (`attempts` below 1, a `multiplier` or
     ///   `jitter` that is not a number, a wait past ``DeadlineClock/longestWait``) is read as
     ///   ``RetryPolicy`` documents (`attempts: 0` runs `body` once) and reported here, once per
@@ -93,6 +103,14 @@ final class RetryLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
     private var wait: DeadlineEntry?
     /// Whether a request stopped the retrying.
     private var stopped = false
+    /// The thread running `body` for an attempt that has begun, until `body` returns.
+    private var starter: pthread_t?
+
+    /// Whether another thread than this one is running `body`; call with the lock held.
+    private var isStartingElsewhere: Bool {
+        guard let starter else { return false }
+        return pthread_equal(starter, pthread_self()) == 0
+    }
 
     init(
         result: FutureStorage<Value>, policy: RetryPolicy, context: Context, clock: DeadlineClock,
@@ -119,15 +137,24 @@ final class RetryLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
     }
 
     private func run(_ number: Int) {
-        guard !withLock({ stopped }) else { return }
+        // The attempt begins under the lock that `stop()` takes: a request either comes first
+        // (no attempt begins) or waits for `body` to return (see `stop()`).
+        let begins = withLock { () -> Bool in
+            guard !stopped else { return false }
+            starter = pthread_self()
+            return true
+        }
+        guard begins else { return }
         let attempt: Future<Value>
         do {
             attempt = try body()
         } catch {
+            withLock { starter = nil }
             result.fail(.rejected, error: error)
             return
         }
         let stoppedMeanwhile = withLock {
+            starter = nil
             current = attempt.storage
             return stopped
         }
@@ -140,8 +167,11 @@ final class RetryLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
                 case .fulfilled, .cancelled:
                     self.result.resolve(copying: source.value, kind: outcome.kind)
                 case .rejected(let error):
+                    // Stopped: the request cancels the result (`stop()`), as documented, even
+                    // when it came while this attempt was failing.
+                    if self.withLock({ self.stopped }) { return }
                     let last = number >= max(1, self.policy.attempts) || !self.policy.isRetryable(error)
-                    if last || self.withLock({ self.stopped }) {
+                    if last {
                         self.result.fail(.rejected, error: error)
                     } else {
                         self.scheduleAttempt(number + 1)
@@ -174,11 +204,21 @@ final class RetryLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
 
     /// A cancellation request reached the retrying future: no more attempts, ask the current
     /// one, and cancel the result.
+    ///
+    /// An attempt whose `body` another thread is running began before the request: the request
+    /// waits for `body` to return (it only starts the work), so that when the request returns no
+    /// attempt is beginning any more, and then asks that attempt's future. A request made by
+    /// `body` itself, on its own thread, does not wait.
     func stop() {
-        let (current, wait) = withLock {
+        var state = withLock { () -> (current: FutureStorage<Value>?, wait: DeadlineEntry?, starting: Bool) in
             stopped = true
-            return (self.current, self.wait)
+            return (self.current, self.wait, isStartingElsewhere)
         }
+        while state.starting {
+            sched_yield()  // a hand-over of the core for as long as `body` runs, not a timed wait
+            state = withLock { (self.current, self.wait, isStartingElsewhere) }
+        }
+        let (current, wait) = (state.current, state.wait)
         // A wait not scheduled yet, or already over, is not in the timer: nothing to remove.
         if let wait { _ = clock.scheduler.cancel(wait) }
         current?.requestCancellation()
