@@ -52,7 +52,12 @@ extension Future {
         storage.subscribe(
             .step { upstream, kind in
                 guard kind == .fulfilled else {
-                    for job in jobs { job.cancel(withIndirectError: upstream.observedError) }
+                    // Every job cancelled before any future is: cancelling the first job's
+                    // future decides the group, whose votes would otherwise cancel the rest
+                    // without the error before this loop reached them.
+                    let error = upstream.observedError
+                    let cancelled = jobs.filter { $0.beginCancellation(withIndirectError: error) }
+                    for job in cancelled { job.finishCancellation(withIndirectError: error) }
                     return
                 }
                 for job in jobs { job.launch(with: upstream.value, on: context) }

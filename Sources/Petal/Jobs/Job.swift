@@ -183,8 +183,25 @@ open class Job<Input, Output>: Cancellable, @unchecked Sendable {
     /// - Returns: `true` if this call cancelled the job; `false` if it had already finished.
     @discardableResult
     public final func cancel(withIndirectError indirectError: (any Error)? = nil) -> Bool {
+        guard beginCancellation(withIndirectError: indirectError) else { return false }
+        return finishCancellation(withIndirectError: indirectError)
+    }
+
+    /// The first half of ``cancel(withIndirectError:)``: the job is cancelled and its hook runs,
+    /// but its future is not resolved yet. For cancelling several jobs with one error: once
+    /// every job is cancelled, their futures' observers (a group's combined future, whose first
+    /// failure asks the other jobs to cancel) can no longer cancel any of them without it.
+    /// Returns `false` if the job had already finished; otherwise call
+    /// ``finishCancellation(withIndirectError:)`` with the same error.
+    final func beginCancellation(withIndirectError indirectError: (any Error)?) -> Bool {
         guard transition(from: { !$0.isFinished }, to: .cancelled).won else { return false }
         wasCancelled(withIndirectError: indirectError)
+        return true
+    }
+
+    /// The second half: cancels the future of a job that ``beginCancellation(withIndirectError:)`` cancelled.
+    @discardableResult
+    final func finishCancellation(withIndirectError indirectError: (any Error)?) -> Bool {
         let failureSite = indirectError == nil ? 0 : promise.site.failureSite(of: Output.self)
         return promise.future.storage.fail(.cancelled, error: indirectError, failureSite: failureSite)
     }

@@ -17,6 +17,29 @@ struct JobGroupTests {
         #expect(describe(group.peek()) == "cancelled(\(TestError(3)))")
     }
 
+    @Test("a group chained onto a rejected future cancels every job with the error, not only the first")
+    func everyJobGetsTheRejection() {
+        let jobs = (0..<4).map { _ in ManualJob<Int, Int>() }
+        let source = Promise<Int>()
+        let group = source.future.then(jobs)
+        source.reject(with: TestError(7))
+        for job in jobs {
+            #expect(job.state == .cancelled)
+            #expect(describe(job.future.peek()) == "cancelled(\(TestError(7)))")
+        }
+        #expect(describe(group.peek()) == "cancelled(\(TestError(7)))")
+    }
+
+    @Test("a group chained onto a cancelled future cancels every job with its indirect error")
+    func everyJobGetsTheIndirectError() {
+        let jobs = (0..<3).map { _ in ManualJob<Int, Int>() }
+        let source = Promise<Int>()
+        let group = source.future.then(jobs)
+        source.cancel(withIndirectError: TestError(8))
+        #expect(jobs.map { describe($0.future.peek()) } == Array(repeating: "cancelled(\(TestError(8)))", count: 3))
+        #expect(describe(group.peek()) == "cancelled(\(TestError(8)))")
+    }
+
     @Test("the same for a group chained with then, and for a cancelled job")
     func observersSeeOthersCancelledAfterThen() {
         let jobs = (0..<3).map { _ in ManualJob<Int, Int>() }
