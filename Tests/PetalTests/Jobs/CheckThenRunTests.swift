@@ -28,7 +28,7 @@ struct CheckThenRunTests {
         let racer = Racer()
         defer { racer.stop() }
         let perRound = 64
-        let rounds = scaled(1_000_000 / perRound, floor: 200)
+        let rounds = raceScaled(1_000_000 / perRound)
         var ranAfterCancellation = 0
         var ran = 0
         var unresolved = 0
@@ -50,6 +50,7 @@ struct CheckThenRunTests {
             futures.withLock { $0 = started }
             let headStart = (round &* 7919) % 400
             racer.round(
+                round,
                 { context.runAll() },
                 {
                     spin(headStart)
@@ -61,7 +62,8 @@ struct CheckThenRunTests {
         }
         #expect(ranAfterCancellation == 0)
         #expect(unresolved == 0)  // every closure's future was asked and cancelled, or never ran
-        #expect(ran > 0 && ran < rounds * perRound, "the race never went both ways: \(ran) ran")
+        // Some closures ran, some never did (at least in the rounds the racer runs in order).
+        #expect(ran > 0 && ran < rounds * perRound, "\(ran) ran")
     }
 
     @Test("a retry's next attempt never begins after the request returned, over 150,000 raced retries")
@@ -69,7 +71,7 @@ struct CheckThenRunTests {
         let racer = Racer()
         defer { racer.stop() }
         let perRound = 8
-        let rounds = scaled(150_000 / perRound, floor: 200)
+        let rounds = raceScaled(150_000 / perRound)
         var beganAfterRequest = 0
         var notCancelled = 0
         var secondAttempts = 0
@@ -98,6 +100,7 @@ struct CheckThenRunTests {
             // A head start for either side, in turn, so that the race lands on every step.
             let headStart = (round &* 7919) % 8000
             racer.round(
+                round,
                 {
                     if headStart >= 4000 { spin(headStart - 4000) }
                     for first in firsts { first.reject(with: TestError(1)) }

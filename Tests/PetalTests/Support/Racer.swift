@@ -31,6 +31,23 @@ final class Racer: Sendable {
         helper.start()
     }
 
+    /// Runs `mine` and `theirs` as round number `round` of a test asks: one round in sixteen
+    /// runs them one after the other on this thread (`mine` first, then the next such round
+    /// `theirs` first), so that both orders are certain to be checked whatever the machine's
+    /// load; every other round races them.
+    func round(_ round: Int, _ mine: () -> Void, _ theirs: @escaping () -> Void) {
+        switch round % 16 {
+        case 0:
+            mine()
+            theirs()
+        case 8:
+            theirs()
+            mine()
+        default:
+            self.round(mine, theirs)
+        }
+    }
+
     /// Runs `mine` on this thread and `theirs` on the helper, started together; returns when
     /// both have returned. Call from one thread at a time.
     func round(_ mine: () -> Void, _ theirs: @escaping () -> Void) {
@@ -69,4 +86,14 @@ func spin(_ count: Int) {
     var sum = 0
     for index in 0..<count { sum &+= index }
     if sum == -1 { print(sum) }
+}
+
+/// The rounds a race test runs: `count`, or fewer where CI runs the whole suite a third and
+/// fourth time under ThreadSanitizer (`PETAL_RACE_SCALE`, e.g. 0.1 for TSan in debug and on
+/// C11 atomics; the release TSan run and ASan run every round).
+func raceScaled(_ count: Int) -> Int {
+    guard let text = ProcessInfo.processInfo.environment["PETAL_RACE_SCALE"], let scale = Double(text) else {
+        return scaled(count, floor: 100)
+    }
+    return max(100, Int(Double(count) * scale))
 }
