@@ -11,8 +11,8 @@ import Testing
 @Suite("Jobs: the closure shapes start takes")
 struct StartClosureShapeTests {
     final class Flag: @unchecked Sendable {
-        // @unchecked: the closures below run on the serial queue, one at a time, and the test
-        // reads after waiting for them.
+        // @unchecked: only the closures below that run on the serial queue touch it, one at a
+        // time, and the test reads it after waiting for them.
         var ran = 0
     }
 
@@ -30,9 +30,11 @@ struct StartClosureShapeTests {
         }
         .whenFulfilled { done.increment() }
         let nothing = Future.start(on: queue) { flag.ran += 1 }
+        // On this thread: it touches only what no queue's closure does.
+        let here = Counter()
         let inline = Future.start {
-            flag.ran += 0
-            flag.ran += 0
+            here.increment()
+            here.increment()
         }
         let value = Future.start(on: queue) { 7 }
         let chained = Future.start { 7 }.then { $0 + 1 }
@@ -75,5 +77,6 @@ struct StartClosureShapeTests {
         queue.sync {}
         #expect(done.value == 1)
         #expect(flag.ran == 6)
+        #expect(here.value == 2)
     }
 }
