@@ -34,6 +34,7 @@ WAIT_BUGGY_VARIANTS="DROP_PARKED UNLOCKED_WAKE CHECK_UNLOCKED SINGLE_SLEEP"
 # Must fail (petal_combinator.pml): a relaxed leave, a decider that releases the tail whatever
 # WRITING says, an enter that ignores DECIDED, a leave that releases the tail without DECIDED, a
 # decide that ignores DECIDED, and a relaxed retire.
+START_GATE_BUGGY_VARIANTS="NO_REQUEST_CHECK CANCEL_RUNNING"
 COMBINATOR_BUGGY_VARIANTS="RELAXED_LEAVE NO_WRITING_CHECK ENTER_AFTER_DECIDED LEAVE_IGNORES_DECIDED
 SECOND_DECIDER RELAXED_RETIRE COMPLETE_IGNORES_DECIDED DECIDE_AFTER_COMPLETE"
 
@@ -43,7 +44,7 @@ done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/petal-model.XXXXXX") || exit 2
 if [ "${KEEP:-0}" = 1 ]; then echo "build directory: $work"; else trap 'rm -rf "$work"' EXIT; trap 'exit 129' HUP INT PIPE TERM; fi
-cp "$here/$model" "$here/petal_wait.pml" "$here/petal_combinator.pml" "$work/" || exit 2
+cp "$here/$model" "$here/petal_wait.pml" "$here/petal_combinator.pml" "$here/petal_start_gate.pml" "$work/" || exit 2
 cd "$work" || exit 2
 
 status=0
@@ -149,6 +150,11 @@ must_verify combinator4 -DINPUTS=4
 must_verify first-resolved -DFIRST_RESOLVED
 must_verify combinator-literal -DLITERAL_LOOPS
 must_fail $COMBINATOR_BUGGY_VARIANTS
+
+model=petal_start_gate.pml
+opt=-O0
+must_verify start-gate
+must_fail $START_GATE_BUGGY_VARIANTS
 
 if [ "$status" = 0 ]; then echo "check.sh: OK"; else echo "check.sh: FAILED"; fi
 exit "$status"
