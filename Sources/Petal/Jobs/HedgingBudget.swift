@@ -1,0 +1,73 @@
+/// A bound on the extra copies that hedged calls send, shared by every call that uses it: extra
+/// copies at most a given share of the calls, plus a burst.
+///
+/// Why: when a backend slows down under load, every call outlives its delay and would be sent
+/// twice, doubling the load on the backend that is already struggling. A budget lets through
+/// only as many extra copies as the share allows; past it, a call waits for the copies it has.
+/// This is a token bucket, as gRPC's retry throttling and Finagle's retry budget are: each
+/// hedged call deposits `share` of a token, up to `burst` tokens; each extra copy spends one.
+/// The bucket starts full.
+///
+/// One lock, held for a few instructions per call: a budget is one per backend, not per call.
+public final class HedgingBudget: Sendable {
+    /// The share of calls that may send an extra copy, in the long run (0.05: one in twenty).
+    public let share: Double
+    /// How many extra copies may be sent at once after a quiet spell (the bucket's size).
+    public let burst: Int
+    private let state: PosixLock<State>
+
+    private struct State {
+        var tokens: Double
+        var spent = 0
+        var refused = 0
+    }
+
+    /// A budget of `share` extra copies per call in the long run, and up to `burst` at once.
+    ///
+    /// Any value is accepted and reported if out of range (an ``PetalDiagnostic/Kind/adjustedArgument``):
+    /// a `share` that is negative or not a number is 0 (no extra copy beyond the burst), one
+    /// above ``HedgingPolicy/maximumCopies`` is that; a `burst` below 0 is 0.
+    public init(share: Double, burst: Int = 10) {
+        let boundedShare = share.isNaN ? 0 : Swift.min(Swift.max(share, 0), Double(HedgingPolicy.maximumCopies))
+        if boundedShare != share {
+            PetalDiagnostics.report(
+                .named(.adjustedArgument, "HedgingBudget.share"),
+                details: ["given": "\(share)", "used": "\(boundedShare)"])
+        }
+        if burst < 0 {
+            PetalDiagnostics.report(
+                .named(.adjustedArgument, "HedgingBudget.burst"), details: ["given": "\(burst)", "used": "0"])
+        }
+        self.share = boundedShare
+        self.burst = Swift.max(burst, 0)
+        state = PosixLock(State(tokens: Double(self.burst)))
+    }
+
+    /// Extra copies the budget let through so far.
+    public var extraCopiesSent: Int {
+        state.withLock { $0.spent }
+    }
+
+    /// Extra copies the budget refused so far (each a call that then waited for its copies).
+    public var extraCopiesRefused: Int {
+        state.withLock { $0.refused }
+    }
+
+    /// A hedged call begins: its share of a token, up to the burst.
+    func deposit() {
+        state.withLock { $0.tokens = Swift.min($0.tokens + share, Double(burst)) }
+    }
+
+    /// Whether one more extra copy may be sent; spends a token if so.
+    func withdraw() -> Bool {
+        state.withLock {
+            guard $0.tokens >= 1 else {
+                $0.refused += 1
+                return false
+            }
+            $0.tokens -= 1
+            $0.spent += 1
+            return true
+        }
+    }
+}

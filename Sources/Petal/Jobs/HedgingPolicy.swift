@@ -1,0 +1,83 @@
+/// How ``Future/hedging(_:on:clock:_:)`` hedges a call: how many copies of it at most, how long
+/// to wait for one before starting the next, which rejections start the next at once, and the
+/// budget that bounds how many extra copies a service sends.
+///
+/// ```swift
+/// // A backend that answers in 1-5 ms, and sometimes never: a second copy after 5 ms, a third
+/// // after 10, and no more extra copies than 5% of calls (plus a burst of 20).
+/// let budget = HedgingBudget(share: 0.05, burst: 20)
+/// let policy = HedgingPolicy(copies: 3, delay: .milliseconds(5), budget: budget)
+/// let value = Future.hedging(policy) { backend.fetch(key) }
+/// ```
+///
+/// Hedge after the latency that most calls beat (about the 95th percentile, as "The Tail at
+/// Scale" advises): a shorter delay sends many copies that were about to be answered anyway.
+public struct HedgingPolicy: Sendable {
+    /// How many copies at most, the first included. Below 1: one copy and no hedge; above
+    /// ``maximumCopies``: that many. Both are reported when hedging starts.
+    public var copies: Int
+    /// How long each copy has before the next starts. Negative: no wait (every copy at once);
+    /// longer than ``DeadlineClock/longestWait``: that. Both are reported when hedging starts.
+    public var delay: Duration
+    /// Bounds the extra copies of every call that shares it; `nil` for no bound beyond
+    /// ``copies``.
+    public var budget: HedgingBudget?
+    /// Whether a copy rejected with the error lets the next copy start at once (without waiting
+    /// for the delay); by default every rejection does. A rejection it declines ends the hedged
+    /// call with that error, and the other copies are asked to stop.
+    public var isRetryable: @Sendable (any Error) -> Bool
+
+    /// The most copies of one call: a larger ``copies`` is read as this (gRPC caps its attempts
+    /// at five; a call sent more than eight times is a load test, not a hedge).
+    public static let maximumCopies = 8
+
+    /// A policy of up to `copies` copies, each started `delay` after the one before unless a
+    /// copy was fulfilled, within `budget`, the next starting at once after the rejections
+    /// `isRetryable` accepts.
+    ///
+    /// Any value is accepted, as a policy read from configuration may hold anything: each
+    /// property says what a value out of its range means, and ``Future/hedging(_:on:clock:_:)``
+    /// reports each such value once per call, as an ``PetalDiagnostic/Kind/adjustedArgument``.
+    public init(
+        copies: Int, delay: Duration, budget: HedgingBudget? = nil,
+        hedgingWhen isRetryable: @escaping @Sendable (any Error) -> Bool = { _ in true }
+    ) {
+        self.copies = copies
+        self.delay = delay
+        self.budget = budget
+        self.isRetryable = isRetryable
+    }
+
+    /// ``copies`` brought into `1...maximumCopies`.
+    var boundedCopies: Int {
+        Swift.min(Swift.max(copies, 1), Self.maximumCopies)
+    }
+
+    /// ``delay`` brought into `0...DeadlineClock.longestWait`.
+    var boundedDelay: Duration {
+        Swift.min(Swift.max(delay, .zero), DeadlineClock.longestWait)
+    }
+
+    /// Reports, as an ``PetalDiagnostic/Kind/adjustedArgument``, each property whose value is out
+    /// of its range: once per hedged call.
+    func reportAdjustments() {
+        if copies < 1 {
+            PetalDiagnostics.report(
+                .named(.adjustedArgument, "HedgingPolicy.copies"),
+                details: ["given": "\(copies)", "used": "1 (one copy, no hedge)"])
+        } else if copies > Self.maximumCopies {
+            PetalDiagnostics.report(
+                .named(.adjustedArgument, "HedgingPolicy.copies"),
+                details: ["given": "\(copies)", "used": "\(Self.maximumCopies) (HedgingPolicy.maximumCopies)"])
+        }
+        if delay < .zero {
+            PetalDiagnostics.report(
+                .named(.adjustedArgument, "HedgingPolicy.delay"),
+                details: ["given": "\(delay)", "used": "no wait"])
+        } else if delay > DeadlineClock.longestWait {
+            PetalDiagnostics.report(
+                .named(.adjustedArgument, "HedgingPolicy.delay"),
+                details: ["given": "\(delay)", "used": "DeadlineClock.longestWait (\(DeadlineClock.longestWait))"])
+        }
+    }
+}

@@ -1,0 +1,241 @@
+import Foundation
+import Petal
+import Testing
+
+/// The copies one hedged call started: each a promise whose stop is counted.
+private final class Copies: @unchecked Sendable {
+    // @unchecked: every field is reached under `lock`.
+    private let lock = NSLock()
+    private var promises: [Promise<Int>] = []
+    private var stopCounts: [Int] = []
+
+    /// Starts a copy: a promise whose stop counts, and its future.
+    func start() -> Future<Int> {
+        let promise = Promise<Int>()
+        let index = lock.withLock { () -> Int in
+            promises.append(promise)
+            stopCounts.append(0)
+            return promises.count - 1
+        }
+        promise.cancelWhenRequested { self.lock.withLock { self.stopCounts[index] += 1 } }
+        return promise.future
+    }
+
+    var count: Int { lock.withLock { promises.count } }
+    var stops: [Int] { lock.withLock { stopCounts } }
+    subscript(index: Int) -> Promise<Int> { lock.withLock { promises[index] } }
+}
+
+@Suite("Jobs: hedging")
+struct HedgingTests {
+    @Test("a copy fulfilled before the delay is the only copy, and leaves no timer behind")
+    func fulfilledInTime() {
+        let clock = DeadlineClock.manual()
+        let copies = Copies()
+        let future = Future.hedging(HedgingPolicy(copies: 3, delay: .milliseconds(5)), clock: clock) { copies.start() }
+        #expect(copies.count == 1)
+        #expect(clock.pendingDeadlineCount == 1)
+        _ = copies[0].fulfil(with: 7)
+        #expect(describe(future.peek()) == "fulfilled(7)")
+        #expect(clock.pendingDeadlineCount == 0)
+        clock.advance(by: .milliseconds(50))
+        #expect(copies.count == 1)
+        #expect(copies.stops == [0])
+    }
+
+    @Test("a copy that outlives the delay gets a second; the first answer wins and the other copy is asked once")
+    func secondCopyWins() {
+        let clock = DeadlineClock.manual()
+        let copies = Copies()
+        let future = Future.hedging(HedgingPolicy(copies: 3, delay: .milliseconds(5)), clock: clock) { copies.start() }
+        clock.advance(by: .milliseconds(4))
+        #expect(copies.count == 1)
+        clock.advance(by: .milliseconds(1))
+        #expect(copies.count == 2)
+        _ = copies[1].fulfil(with: 2)
+        #expect(describe(future.peek()) == "fulfilled(2)")
+        #expect(copies.stops == [1, 0])
+        #expect(copies[0].isResolved)  // its stop cancelled it
+        clock.advance(by: .seconds(1))
+        #expect(copies.count == 2)
+        #expect(clock.pendingDeadlineCount == 0)
+    }
+
+    @Test("no more copies than the policy allows; when all are rejected, the last error")
+    func allRejected() {
+        let clock = DeadlineClock.manual()
+        let copies = Copies()
+        let policy = HedgingPolicy(copies: 3, delay: .milliseconds(5), hedgingWhen: { _ in false })
+        let future = Future.hedging(policy, clock: clock) { copies.start() }
+        for _ in 0..<10 { clock.advance(by: .milliseconds(5)) }
+        #expect(copies.count == 3)
+        #expect(clock.pendingDeadlineCount == 0)
+        // Declined rejections end the call at once, and ask the others.
+        _ = copies[1].reject(with: TestError(2))
+        #expect(describe(future.peek()) == "rejected(\(TestError(2)))")
+        #expect(copies.stops == [1, 0, 1])
+    }
+
+    @Test("a retryable rejection starts the next copy at once; the call fails with the last error when none is left")
+    func rejectionStartsNextCopy() {
+        let clock = DeadlineClock.manual()
+        let copies = Copies()
+        let future = Future.hedging(HedgingPolicy(copies: 3, delay: .seconds(60)), clock: clock) { copies.start() }
+        _ = copies[0].reject(with: TestError(1))
+        #expect(copies.count == 2)
+        #expect(clock.pendingDeadlineCount == 1)  // the timer of the third copy, from the second
+        _ = copies[1].reject(with: TestError(2))
+        #expect(copies.count == 3)
+        #expect(clock.pendingDeadlineCount == 0)
+        #expect(future.peek() == nil)
+        _ = copies[2].reject(with: TestError(3))
+        #expect(describe(future.peek()) == "rejected(\(TestError(3)))")
+        #expect(copies.stops == [0, 0, 0])
+    }
+
+    @Test("with copies still pending, a rejection when none is left to start waits for them")
+    func rejectionWaitsForPendingCopies() {
+        let clock = DeadlineClock.manual()
+        let copies = Copies()
+        let future = Future.hedging(HedgingPolicy(copies: 2, delay: .milliseconds(5)), clock: clock) { copies.start() }
+        clock.advance(by: .milliseconds(5))
+        #expect(copies.count == 2)
+        _ = copies[0].reject(with: TestError(1))
+        #expect(future.peek() == nil)
+        _ = copies[1].fulfil(with: 9)
+        #expect(describe(future.peek()) == "fulfilled(9)")
+    }
+
+    @Test("a cancelled copy cancels the call with its indirect error and asks the others")
+    func cancelledCopy() {
+        let clock = DeadlineClock.manual()
+        let copies = Copies()
+        let future = Future.hedging(HedgingPolicy(copies: 2, delay: .milliseconds(5)), clock: clock) { copies.start() }
+        clock.advance(by: .milliseconds(5))
+        _ = copies[0].cancel(withIndirectError: TestError(4))
+        #expect(describe(future.peek()) == "cancelled(\(TestError(4)))")
+        #expect(copies.stops == [0, 1])
+    }
+
+    @Test("a request stops hedging: every pending copy asked once, no copy after, the call cancelled")
+    func requestStopsHedging() {
+        let clock = DeadlineClock.manual()
+        let copies = Copies()
+        let future = Future.hedging(HedgingPolicy(copies: 4, delay: .milliseconds(5)), clock: clock) { copies.start() }
+        clock.advance(by: .milliseconds(10))
+        #expect(copies.count == 3)
+        future.requestCancellation()
+        #expect(describe(future.peek()) == "cancelled(nil)")
+        #expect(copies.stops == [1, 1, 1])
+        #expect(clock.pendingDeadlineCount == 0)
+        clock.advance(by: .seconds(1))
+        #expect(copies.count == 3)
+        _ = copies[2].fulfil(with: 1)  // a late answer changes nothing
+        #expect(describe(future.peek()) == "cancelled(nil)")
+    }
+
+    @Test("a request on a future chained onto the hedged call reaches the copies by its vote")
+    func requestThroughAChain() {
+        let clock = DeadlineClock.manual()
+        let copies = Copies()
+        let chained = Future.hedging(HedgingPolicy(copies: 2, delay: .milliseconds(5)), clock: clock) { copies.start() }
+            .then { $0 + 1 }
+        clock.advance(by: .milliseconds(5))
+        chained.requestCancellation()
+        #expect(copies.stops == [1, 1])
+    }
+
+    @Test("a copy shared with another consumer is only voted on, not stopped, when the call is decided")
+    func sharedCopyVoted() {
+        let clock = DeadlineClock.manual()
+        let copies = Copies()
+        let first = copies.start()
+        let other = first.then { $0 }  // another consumer that still wants the first copy
+        let made = Counter()
+        let future = Future.hedging(HedgingPolicy(copies: 2, delay: .milliseconds(5)), clock: clock) {
+            made.increment()
+            return made.value == 1 ? first : copies.start()
+        }
+        clock.advance(by: .milliseconds(5))
+        _ = copies[1].fulfil(with: 3)
+        #expect(describe(future.peek()) == "fulfilled(3)")
+        #expect(copies.stops == [0, 0])
+        other.requestCancellation()
+        #expect(copies.stops == [1, 0])
+    }
+
+    @Test("a body that throws counts as a rejected copy")
+    func throwingBody() {
+        let clock = DeadlineClock.manual()
+        let runs = Counter()
+        let future = Future<Int>.hedging(HedgingPolicy(copies: 3, delay: .milliseconds(5)), clock: clock) {
+            runs.increment()
+            if runs.value < 3 { throw TestError(runs.value) }
+            return .fulfilled(with: 30)
+        }
+        #expect(runs.value == 3)
+        #expect(describe(future.peek()) == "fulfilled(30)")
+        let declined = Future<Int>.hedging(
+            HedgingPolicy(copies: 3, delay: .milliseconds(5), hedgingWhen: { _ in false }), clock: clock
+        ) { throw TestError(8) }
+        #expect(describe(declined.peek()) == "rejected(\(TestError(8)))")
+    }
+
+    @Test("a zero delay starts every copy at once")
+    func zeroDelay() {
+        let copies = Copies()
+        let future = Future.hedging(HedgingPolicy(copies: 3, delay: .zero)) { copies.start() }
+        #expect(copies.count == 3)
+        _ = copies[2].fulfil(with: 5)
+        #expect(describe(future.peek()) == "fulfilled(5)")
+        #expect(copies.stops == [1, 1, 0])
+    }
+
+    @Test("a budget lets through its burst, then its share of calls")
+    func budget() {
+        let clock = DeadlineClock.manual()
+        let budget = HedgingBudget(share: 0.5, burst: 1)
+        let policy = HedgingPolicy(copies: 2, delay: .milliseconds(5), budget: budget)
+        var all: [Copies] = []
+        for _ in 0..<6 {
+            let copies = Copies()
+            all.append(copies)
+            _ = Future.hedging(policy, clock: clock) { copies.start() }
+            clock.advance(by: .milliseconds(5))
+        }
+        // The burst (1, topped up by nothing: it is full), then one hedge per two calls.
+        #expect(all.map(\.count) == [2, 1, 2, 1, 2, 1])
+        #expect(budget.extraCopiesSent == 3)
+        #expect(budget.extraCopiesRefused == 3)
+    }
+
+    @Test("a rejection refused an extra copy by the budget ends the call when it was the last copy")
+    func budgetRefusesRetry() {
+        let budget = HedgingBudget(share: 0, burst: 0)
+        let copies = Copies()
+        let future = Future.hedging(HedgingPolicy(copies: 3, delay: .seconds(1), budget: budget)) { copies.start() }
+        _ = copies[0].reject(with: TestError(1))
+        #expect(copies.count == 1)
+        #expect(describe(future.peek()) == "rejected(\(TestError(1)))")
+    }
+
+    @Test("hostile policies and budgets are read as documented and reported")
+    func hostileValues() {
+        let start = adjustedArguments.events.count
+        let none = Copies()
+        _ = Future.hedging(HedgingPolicy(copies: -3, delay: .zero)) { none.start() }
+        #expect(none.count == 1)
+        #expect(adjustmentReported("HedgingPolicy.copies", given: "-3", since: start))
+        let many = Copies()
+        _ = Future.hedging(HedgingPolicy(copies: .max, delay: .seconds(-1))) { many.start() }
+        #expect(many.count == HedgingPolicy.maximumCopies)
+        #expect(adjustmentReported("HedgingPolicy.copies", given: "\(Int.max)", since: start))
+        #expect(adjustmentReported("HedgingPolicy.delay", given: "-1", since: start))
+        let nan = HedgingBudget(share: .nan, burst: -5)
+        #expect(nan.share == 0 && nan.burst == 0)
+        #expect(adjustmentReported("HedgingBudget.share", given: "nan", since: start))
+        #expect(adjustmentReported("HedgingBudget.burst", given: "-5", since: start))
+        let huge = HedgingBudget(share: .infinity)
+        #expect(huge.share == Double(HedgingPolicy.maximumCopies))
+    }
+}
