@@ -1,7 +1,8 @@
 #!/bin/sh
 # Model-checks the petal cell protocol v2 (petal_cell.pml: waiter blocks), the sleep until a
 # cell is RESOLVED (petal_wait.pml: PARKED and the parking table) and the combinator word
-# (petal_combinator.pml: contributors and deciders sharing one word) with spin, full
+# (petal_combinator.pml: contributors and deciders sharing one word), the start gate
+# (petal_start_gate.pml) and the concurrency limit (petal_limit.pml) with spin, full
 # state-space search.
 #
 #   Every correct configuration must verify with 0 errors and a completed search.
@@ -35,6 +36,9 @@ WAIT_BUGGY_VARIANTS="DROP_PARKED UNLOCKED_WAKE CHECK_UNLOCKED SINGLE_SLEEP"
 # WRITING says, an enter that ignores DECIDED, a leave that releases the tail without DECIDED, a
 # decide that ignores DECIDED, and a relaxed retire.
 START_GATE_BUGGY_VARIANTS="NO_REQUEST_CHECK CANCEL_RUNNING"
+# Must fail (petal_limit.pml): a waiter counted while a slot is free, a lock-free release that
+# ignores the waiters, and a waiter counted before the lock is taken.
+LIMIT_BUGGY_VARIANTS="QUEUE_WITH_FREE_SLOT RELEASE_WHILE_WAITING COUNT_OUTSIDE_LOCK"
 COMBINATOR_BUGGY_VARIANTS="RELAXED_LEAVE NO_WRITING_CHECK ENTER_AFTER_DECIDED LEAVE_IGNORES_DECIDED
 SECOND_DECIDER RELAXED_RETIRE COMPLETE_IGNORES_DECIDED DECIDE_AFTER_COMPLETE"
 
@@ -44,7 +48,7 @@ done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/petal-model.XXXXXX") || exit 2
 if [ "${KEEP:-0}" = 1 ]; then echo "build directory: $work"; else trap 'rm -rf "$work"' EXIT; trap 'exit 129' HUP INT PIPE TERM; fi
-cp "$here/$model" "$here/petal_wait.pml" "$here/petal_combinator.pml" "$here/petal_start_gate.pml" "$work/" || exit 2
+cp "$here/$model" "$here/petal_wait.pml" "$here/petal_combinator.pml" "$here/petal_start_gate.pml" "$here/petal_limit.pml" "$work/" || exit 2
 cd "$work" || exit 2
 
 status=0
@@ -155,6 +159,16 @@ model=petal_start_gate.pml
 opt=-O0
 must_verify start-gate
 must_fail $START_GATE_BUGGY_VARIANTS
+
+# The concurrency limit: three operations on a limit of one with two places in the queue, and
+# four on a limit of two (one place, then two), any of them asked to cancel while it waits.
+model=petal_limit.pml
+opt=-O2
+must_verify limit
+must_verify limit-2x1 -DMAX=2 -DOPS=4 -DQUEUE=1
+must_verify limit-2x2 -DMAX=2 -DOPS=4 -DQUEUE=2
+opt=-O0
+must_fail $LIMIT_BUGGY_VARIANTS
 
 if [ "$status" = 0 ]; then echo "check.sh: OK"; else echo "check.sh: FAILED"; fi
 exit "$status"

@@ -1,0 +1,288 @@
+import CPetal
+
+/// At most a given number of operations in flight and a given number waiting; past that, an
+/// operation is refused at once with a ``ConcurrencyLimitExceededError`` instead of queueing
+/// without bound (a bulkhead, in resilience4j's and Polly's words).
+///
+/// ```swift
+/// let limit = ConcurrencyLimit(maximum: 64, queue: 128)
+///
+/// func handle(_ request: Request) -> Future<Response> {
+///     limit.run { backend.fetch(request.key) }  // a 503 at once when the limit is full
+/// }
+/// ```
+///
+/// An operation is a closure that starts work and returns its future. It is **in flight** from
+/// the moment its closure begins until that future resolves: the limit counts the work, not its
+/// consumers, so a consumer that gives up on a running operation frees its slot only once the
+/// operation stops (its producer is asked, through the returned future's cancellation votes).
+///
+/// - Admission: while a slot is free and nothing waits, the closure runs at once; otherwise the
+///   operation waits, in FIFO order, if fewer than `queue` wait; otherwise it is refused.
+/// - A finished operation hands its slot to the oldest waiting one, on the thread that finished
+///   it (the waiting operation's closure then runs on its context).
+/// - A waiting operation whose consumers all gave up (a cancellation request reached its
+///   future) leaves the queue at once, never starts, and its future is cancelled.
+/// - Cost: below the limit, one compare-and-swap to enter and one to leave, no lock, and no
+///   allocation beyond the closure that gives the slot back; the lock is taken only while the
+///   limit is full (to queue, to hand a slot over, to leave the queue).
+public final class ConcurrencyLimit: @unchecked Sendable {
+    // @unchecked: `word` is reached only through C atomics, at an address of its own; the queue
+    // only under its lock; everything else is immutable.
+
+    /// Operations in flight at most.
+    public let maximum: Int
+    /// Operations waiting at most.
+    public let queue: Int
+
+    private let word: UnsafeMutablePointer<petal_atomic_word>
+    private let waiters = PosixLock(LimitQueue())
+    private let refused = AtomicCounter()
+
+    /// The largest value of ``maximum`` and ``queue``: each is a 32-bit field of one word.
+    public static let largestCount = Int(LimitWord.fieldMask)
+
+    /// A limit of `maximum` operations in flight and `queue` waiting.
+    ///
+    /// Any value is accepted and reported if out of range (an ``PetalDiagnostic/Kind/adjustedArgument``):
+    /// a `maximum` below 1 is 1, a `queue` below 0 is 0 (refuse whenever the limit is full),
+    /// and either above ``largestCount`` is that.
+    public init(maximum: Int, queue: Int = 0) {
+        let boundedMaximum = Swift.min(Swift.max(maximum, 1), Self.largestCount)
+        let boundedQueue = Swift.min(Swift.max(queue, 0), Self.largestCount)
+        if boundedMaximum != maximum {
+            PetalDiagnostics.report(
+                .named(.adjustedArgument, "ConcurrencyLimit.maximum"),
+                details: ["given": "\(maximum)", "used": "\(boundedMaximum)"])
+        }
+        if boundedQueue != queue {
+            PetalDiagnostics.report(
+                .named(.adjustedArgument, "ConcurrencyLimit.queue"),
+                details: ["given": "\(queue)", "used": "\(boundedQueue)"])
+        }
+        self.maximum = boundedMaximum
+        self.queue = boundedQueue
+        word = .allocate(capacity: 1)
+        word.initialize(to: petal_atomic_word(value: 0))
+    }
+
+    deinit {
+        word.deinitialize(count: 1)
+        word.deallocate()
+    }
+
+    /// Operations in flight now (other threads may be changing it).
+    public var inFlight: Int { LimitWord.inFlight(petal_atomic_word_load(word)) }
+
+    /// Operations waiting now (other threads may be changing it).
+    public var waiting: Int { LimitWord.waiting(petal_atomic_word_load(word)) }
+
+    /// Operations refused so far.
+    public var refusedCount: Int { refused.value }
+
+    /// Runs `body` now if a slot is free, later if the operation may wait, or not at all.
+    ///
+    /// - Returns: the future of the operation: resolved like the future `body` returns;
+    ///   rejected with a ``ConcurrencyLimitExceededError`` at once when the limit and its queue
+    ///   are full; rejected with what `body` throws; cancelled if a request reaches it before
+    ///   `body` began (the operation never starts), and passed on to the future `body` returned
+    ///   after (see ``Future/startFollowing(on:executing:)``, which follows the same rule).
+    /// - Parameters:
+    ///   - context: Where `body` runs. `.inline`: on this thread before this returns when a slot
+    ///     is free, else on the thread that finishes the operation whose slot it takes.
+    ///   - body: Starts the operation and returns its future. Keep it to starting the work: a
+    ///     slot handed over runs it inside the previous operation's resolution.
+    public func run<Value, Context: ExecutionContext>(
+        on context: Context = .inline, _ body: @escaping @Sendable () throws -> Future<Value>
+    ) -> Future<Value> {
+        if Context.self == InlineExecutionContext.self && admit() {
+            // No request can arrive before this returns: the operation's own future is the result.
+            let operation: Future<Value>
+            do {
+                operation = try body()
+            } catch {
+                release()
+                return .rejected(with: error)
+            }
+            operation.storage.subscribe(.resolved { [self] _ in release() })
+            return operation
+        }
+        let result = FutureStorage<Value>.makePending()
+        result.addStartGate()
+        // Unchecked: the storage is resolved only through its claim, from whichever thread.
+        let target = UncheckedSendableBox(result)
+        let waiter = LimitWaiter { [self] in
+            if Context.self == InlineExecutionContext.self {
+                begin(target.value, body)
+            } else {
+                context.execute(
+                    { self.begin(target.value, body) },
+                    ifDropped: {
+                        _ = target.value.fail(.cancelled, error: DroppedWorkError(droppedBy: Context.self))
+                        self.release()
+                    })
+            }
+        }
+        switch enter(waiter) {
+        case .admitted:
+            waiter.admit()
+        case .queued:
+            // After the gate's own answer (which cancels the future), a request takes the
+            // operation out of the queue.
+            result.addCancellationAction { [self] in leave(waiter) }
+        case .refused:
+            refused.increment()
+            _ = result.fail(.rejected, error: ConcurrencyLimitExceededError(maximum: maximum, queue: queue))
+        }
+        return Future(storage: result)
+    }
+
+    // MARK: The word's moves
+
+    private func exchange(_ seen: inout petal_word, _ next: petal_word) -> Bool {
+        // FULL (see petal_atomics.h): an admission is ordered after the release that freed its
+        // slot, and a waiter's count after the queue it saw full.
+        petal_atomic_word_exchange(word, &seen, next) != 0
+    }
+
+    /// A slot taken without the lock, if one is free and nothing waits.
+    private func admit() -> Bool {
+        var seen = petal_atomic_word_load(word)
+        while let next = LimitWord.admitting(seen, maximum: maximum) {
+            if exchange(&seen, next) { return true }
+        }
+        return false
+    }
+
+    private enum Entry { case admitted, queued, refused }
+
+    /// A slot, else a place in the queue (`waiter` is queued), else neither: decided under the
+    /// lock, so that the queue and the count of waiters change together.
+    private func enter(_ waiter: LimitWaiter) -> Entry {
+        waiters.withLock { queue in
+            var seen = petal_atomic_word_load(word)
+            while true {
+                if let next = LimitWord.admitting(seen, maximum: maximum) {
+                    if exchange(&seen, next) { return .admitted }
+                } else if let next = LimitWord.queueing(seen, maximum: maximum, queue: self.queue) {
+                    if exchange(&seen, next) {
+                        queue.append(waiter)
+                        return .queued
+                    }
+                } else {
+                    return .refused
+                }
+            }
+        }
+    }
+
+    /// An operation finished: its slot is given back, or handed to the oldest waiter, which
+    /// then starts.
+    private func release() {
+        var seen = petal_atomic_word_load(word)
+        while let next = LimitWord.releasing(seen) {
+            if exchange(&seen, next) { return }
+        }
+        let next = waiters.withLock { queue -> LimitWaiter? in
+            var seen = petal_atomic_word_load(word)
+            while true {
+                if let next = LimitWord.handingOver(seen) {
+                    if exchange(&seen, next) { return queue.removeFirst() }
+                } else if let next = LimitWord.releasing(seen) {
+                    if exchange(&seen, next) { return nil }  // the last waiter left meanwhile
+                } else {
+                    preconditionFailure("Petal: a ConcurrencyLimit released more operations than it admitted")
+                }
+            }
+        }
+        next?.admit()
+    }
+
+    /// A request reached a waiting operation: it leaves the queue, if it is still there.
+    private func leave(_ waiter: LimitWaiter) {
+        waiters.withLock { queue in
+            guard queue.remove(waiter) else { return }
+            var seen = petal_atomic_word_load(word)
+            while let next = LimitWord.leaving(seen) {
+                if exchange(&seen, next) { return }
+            }
+            preconditionFailure("Petal: a ConcurrencyLimit's waiter was queued without being counted")
+        }
+    }
+
+    // MARK: Running an admitted operation
+
+    /// Runs an admitted operation's `body`, unless a request closed its gate first; its slot is
+    /// given back when the future it returns resolves (at once if it never began).
+    private func begin<Value>(_ result: FutureStorage<Value>, _ body: () throws -> Future<Value>) {
+        let record = result.installedRecord.unsafelyUnwrapped
+        guard record._withUnsafeGuaranteedRef({ $0.openStartGate() }) else { return release() }
+        let operation: Future<Value>
+        do {
+            operation = try body()
+        } catch {
+            _ = result.fail(.rejected, error: error)
+            return release()
+        }
+        let passing = operation.storage.propagatesRequests
+        // Linked before the gate says PASSING, as `followStarted` does.
+        if passing { operation.storage.linkDependent(result) }
+        if record._withUnsafeGuaranteedRef({ $0.followStartGate(passing: passing) }) {
+            _ = result.fail(.cancelled, error: nil)
+        }
+        let source = UncheckedSendableBox(operation.storage)
+        let target = UncheckedSendableBox(result)
+        operation.storage.subscribe(
+            .resolved { [self] outcome in
+                _ = target.value.resolve(copying: source.value, kind: outcome.kind)
+                release()
+            })
+    }
+}
+
+/// An operation waiting for a slot of a ``ConcurrencyLimit``: a node of its FIFO queue.
+final class LimitWaiter: @unchecked Sendable {
+    // @unchecked: the links are touched only with the queue's lock held; `admit` is immutable.
+    /// Starts the operation (it has its slot).
+    let admit: @Sendable () -> Void
+    var next: LimitWaiter?
+    /// Unowned: the node before holds this one (or the queue's head does).
+    unowned(unsafe) var previous: LimitWaiter?
+    var isQueued = false
+
+    init(admit: @escaping @Sendable () -> Void) {
+        self.admit = admit
+    }
+}
+
+/// The waiting operations of a ``ConcurrencyLimit``, oldest first: a doubly linked list, so that
+/// one that leaves is unlinked in constant time.
+struct LimitQueue {
+    private var head: LimitWaiter?
+    private unowned(unsafe) var tail: LimitWaiter?
+
+    mutating func append(_ waiter: LimitWaiter) {
+        waiter.isQueued = true
+        waiter.previous = tail
+        if let tail { tail.next = waiter } else { head = waiter }
+        tail = waiter
+    }
+
+    /// The oldest waiter, taken out; the queue must not be empty.
+    mutating func removeFirst() -> LimitWaiter {
+        let first = head.unsafelyUnwrapped
+        _ = remove(first)
+        return first
+    }
+
+    /// Takes `waiter` out; `false` if it was not queued.
+    mutating func remove(_ waiter: LimitWaiter) -> Bool {
+        guard waiter.isQueued else { return false }
+        waiter.isQueued = false
+        if let previous = waiter.previous { previous.next = waiter.next } else { head = waiter.next }
+        if let next = waiter.next { next.previous = waiter.previous } else { tail = waiter.previous }
+        waiter.next = nil
+        waiter.previous = nil
+        return true
+    }
+}
