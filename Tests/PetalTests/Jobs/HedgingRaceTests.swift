@@ -38,14 +38,16 @@ struct HedgingRaceTests {
                     return call[made.value - 1].promise.future
                 }
             }
-            let answered = Mutex<[[Bool]]>(Array(repeating: [false, false, false], count: perRound))
+            // Which copies' fulfilments won, as (call, copy). A Recorder (NSLock): TSan cannot see
+            // Synchronization.Mutex's ordering and reports the two threads' writes as a race.
+            let answered = Recorder<[Int]>()
             let headStart = (round &* 7919) % 2000
             racer.round(
                 round,
                 {
                     if headStart >= 1000 { spin(headStart - 1000) }
                     for (index, call) in copies.enumerated() where call[0].promise.fulfil(with: 100) {
-                        answered.withLock { $0[index][0] = true }
+                        answered.record([index, 0])
                     }
                 },
                 {
@@ -54,11 +56,12 @@ struct HedgingRaceTests {
                         if index % 2 == 0 {
                             calls[index].requestCancellation()
                         } else if call[1].promise.fulfil(with: 200) {
-                            answered.withLock { $0[index][1] = true }
+                            answered.record([index, 1])
                         }
                     }
                 })
-            let given = answered.withLock { $0 }
+            var given = Array(repeating: [false, false, false], count: perRound)
+            for pair in answered.events { given[pair[0]][pair[1]] = true }
             for index in 0..<perRound {
                 for copy in 0..<3 {
                     // Asked once exactly when it did not answer (its fulfilment lost to the stop).
