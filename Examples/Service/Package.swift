@@ -3,7 +3,8 @@ import Foundation
 import PackageDescription
 
 // An HTTP service on Hummingbird that fans each request out to simulated backends four ways
-// (Petal, async/await, SwiftNIO futures, plain callbacks), for issue 23: the same work, written
+// (Petal, async/await, SwiftNIO futures, plain callbacks), and with Petal hedging the calls and
+// limiting the requests in flight (issue 40), for issue 23: the same work, written
 // the way an expert in each style would, measured side by side by Scripts/service.
 //
 // A path dependency's identity is its directory's name, which depends on where the repository
@@ -22,6 +23,11 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // Graceful shutdown: the server runs in a ServiceGroup that turns SIGTERM and SIGINT into
+        // a drain (Hummingbird runs on it too).
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // The server-side latency windows of /stats.
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         .executableTarget(
@@ -32,6 +38,8 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         )
     ],

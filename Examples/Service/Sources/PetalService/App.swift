@@ -4,11 +4,16 @@ import Logging
 import NIOCore
 import Petal
 import PetalNIO
+import ServiceLifecycle
 
 /// The service's entry point: parses the command line, builds the routes, and runs the server
-/// until SIGINT or SIGTERM.
+/// until SIGINT or SIGTERM, then drains and exits.
 @main
 enum PetalService {
+    /// How long a graceful shutdown may take before what is left is cancelled: the requests in
+    /// flight end within their 20 ms deadline, so this is only reached if something hangs.
+    static let shutdownBound = Duration.milliseconds(1500)
+
     static func main() async throws {
         if CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-h") {
             print(Options.usage)
@@ -27,11 +32,15 @@ enum PetalService {
         BlockingWaits.forbidOnEventLoops()
 
         let backend = Backend()
+        let drain = RequestDrain()
         let router = Router(context: FanoutContext.self)
-        Routes.add(to: router, backend: backend)
+        Routes.add(
+            to: router, backend: backend, drain: drain,
+            limit: ConcurrencyLimit(maximum: options.limit, queue: options.queue))
 
         // Warnings only (LOG_LEVEL overrides): a log line per request would cost more than the
-        // work being measured, and standard output is kept for the one `listening on` line.
+        // work being measured, and standard output is kept for the `listening on` and `stopped`
+        // lines.
         var logger = Logger(label: "PetalService")
         let level = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) }
         logger.logLevel = level ?? .warning
@@ -41,7 +50,25 @@ enum PetalService {
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "PetalService"),
             onServerRunning: { channel in announce(channel, host: options.host) },
             logger: logger)
-        try await app.runService()
+
+        // SIGTERM or SIGINT starts a graceful shutdown: Hummingbird stops accepting and waits for
+        // the requests in flight while the drain asks the Petal ones to stop at once; past the
+        // bound, the group cancels what is left.
+        var configuration = ServiceGroupConfiguration(
+            services: [DrainingServer(app: app, drain: drain)], gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger)
+        configuration.maximumGracefulShutdownDuration = shutdownBound
+        configuration.maximumCancellationDuration = shutdownBound
+        do {
+            try await ServiceGroup(configuration: configuration).run()
+        } catch {
+            logger.warning("the server stopped with an error", metadata: ["error": "\(error)"])
+        }
+        // Every backend call of every variant that is neither answered nor cancelled: 0 unless
+        // something leaked.
+        let pending = Variant.allCases.reduce(0) { $0 + backend.counters(of: $1).pending }
+        FileHandle.standardOutput.write(Data("stopped: pending \(pending)\n".utf8))
+        exit(0)
     }
 
     /// Prints `listening on http://HOST:PORT` with the port actually bound, once the server
@@ -52,5 +79,21 @@ enum PetalService {
         let port = channel.localAddress?.port ?? 0
         let shownHost = host.contains(":") ? "[\(host)]" : host
         FileHandle.standardOutput.write(Data("listening on http://\(shownHost):\(port)\n".utf8))
+    }
+}
+
+/// The Hummingbird application, with the drain begun as soon as a graceful shutdown is: both
+/// this handler and the application's own (which stops accepting and waits for the requests in
+/// flight) run when the signal arrives.
+struct DrainingServer<App: ApplicationProtocol>: Service {
+    let app: App
+    let drain: RequestDrain
+
+    func run() async throws {
+        try await withGracefulShutdownHandler {
+            try await app.run()
+        } onGracefulShutdown: {
+            drain.begin()
+        }
     }
 }

@@ -14,5 +14,15 @@ protocol Fanout: Sendable {
     ///
     /// - Parameter loop: The event loop of the request's connection, where the backends' timers
     ///   run.
+    /// - Throws: `ConcurrencyLimitExceededError` or ``ShuttingDownError`` for a request refused
+    ///   (503).
     func sum(of request: FanoutRequest, on loop: any EventLoop) async throws -> Int?
+
+    /// Extra copies of backend calls sent so far (hedges), for `/stats`.
+    var hedgesStarted: Int { get }
+}
+
+extension Fanout {
+    /// No hedging: no extra copies.
+    var hedgesStarted: Int { 0 }
 }

@@ -1,17 +1,25 @@
-/// The command line: `PetalService [--host HOST] [--port PORT]`.
+import Petal
+
+/// The command line: `PetalService [--host HOST] [--port PORT] [--limit M] [--queue Q]`.
 ///
-/// Parsed by hand: two options do not justify a dependency and its build time.
+/// Parsed by hand: four options do not justify a dependency and its build time.
 struct Options: Sendable {
     /// The address to bind.
     var host = "127.0.0.1"
     /// The port to bind; 0 lets the system choose a free one (the `listening on` line says which).
     var port = 0
+    /// Requests of the `limited` variant fanning out at once, at most.
+    var limit = 16
+    /// Requests of the `limited` variant waiting for a slot, at most; past that, 503.
+    var queue = 4
 
     /// What `--help` and a mistake print.
     static let usage = """
-        usage: PetalService [--host HOST] [--port PORT]
+        usage: PetalService [--host HOST] [--port PORT] [--limit M] [--queue Q]
           --host HOST   address to bind (default 127.0.0.1)
           --port PORT   port to bind, 0 for any free port (default 0)
+          --limit M     /fanout/limited: requests fanning out at once, 1 or more (default 16)
+          --queue Q     /fanout/limited: requests waiting for a slot, 0 or more (default 4)
         """
 
     /// A problem with the command line, described for the user.
@@ -39,6 +47,16 @@ struct Options: Sendable {
                     throw Problem(description: "--port must be an integer from 0 to 65535, not \(value)")
                 }
                 self.port = port
+            case "--limit":
+                guard let limit = Int(value), (1...ConcurrencyLimit.largestCount).contains(limit) else {
+                    throw Problem(description: "--limit must be an integer from 1 to \(ConcurrencyLimit.largestCount), not \(value)")
+                }
+                self.limit = limit
+            case "--queue":
+                guard let queue = Int(value), (0...ConcurrencyLimit.largestCount).contains(queue) else {
+                    throw Problem(description: "--queue must be an integer from 0 to \(ConcurrencyLimit.largestCount), not \(value)")
+                }
+                self.queue = queue
             default:
                 throw Problem(description: "unknown option \(name)")
             }

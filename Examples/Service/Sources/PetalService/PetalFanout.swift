@@ -14,6 +14,8 @@ struct PetalFanout: Fanout {
 
     /// The backends, with this variant's counters.
     let backend: Backend
+    /// Where the request is tracked while it runs, so that a graceful shutdown can stop it.
+    let drain: RequestDrain
 
     func sum(of request: FanoutRequest, on loop: any EventLoop) async throws -> Int? {
         // Fans out from the loop that answers the calls: their promises are then made, fulfilled
@@ -21,20 +23,34 @@ struct PetalFanout: Fanout {
         // One hop per request, as the nio variant makes; the started future follows the one the
         // closure returns, and passes the awaiting task's cancellation on to it.
         let all: Future<[Int]> = Future.startFollowing(on: .eventLoop(loop)) { [backend] in
-            let calls = (1...request.count).map { Self.call($0, key: request.key, on: loop, backend: backend) }
+            let calls = (1...request.count).map {
+                Self.call($0, key: request.key, on: loop, backend: backend, for: Self.variant)
+            }
             return Future.fulfillingWhen(calls).timeout(after: FanoutRequest.deadline)
         }
+        return try await Self.sum(of: all, drain: drain)
+    }
+
+    /// Awaits `answers` and adds them up: `nil` when the deadline passed first. While it waits,
+    /// the request is in `drain`, and a shutdown that begins asks it to stop.
+    static func sum(of answers: Future<[Int]>, drain: RequestDrain) async throws -> Int? {
+        let tracked = drain.track(answers)
+        defer { withExtendedLifetime(tracked) {} }
         do {
             // Also votes for cancelling the calls if the request's task is cancelled.
-            return try await all.value(cancellingUpstream: true).reduce(0, +)
+            return try await answers.value(cancellingUpstream: true).reduce(0, +)
         } catch is FutureTimeoutError {
             return nil
+        } catch is FutureCancelledError where drain.isStopping {
+            throw ShuttingDownError()
         }
     }
 
-    /// Calls one backend: a future of its answer, whose producer stops the call when every
-    /// consumer has given up on it.
-    private static func call(_ index: Int, key: Int, on loop: any EventLoop, backend: Backend) -> Future<Int> {
+    /// Calls one backend for `variant`: a future of its answer, whose producer stops the call
+    /// when every consumer has given up on it.
+    static func call(
+        _ index: Int, key: Int, on loop: any EventLoop, backend: Backend, for variant: Variant
+    ) -> Future<Int> {
         let promise = Promise<Int>()
         let call = backend.call(index, key: key, for: variant, on: loop) { promise.fulfil(with: $0) }
         // A request (the timeout giving up, the client going away) cancels the future and stops

@@ -1,29 +1,56 @@
 import Hummingbird
 import NIOCore
+import Petal
 
 /// The service's routes: `GET /fanout/<variant>` for each variant, and `GET /stats`.
 enum Routes {
-    /// Adds every route to `router`, all sharing `backend`.
-    static func add(to router: Router<FanoutContext>, backend: Backend) {
-        add(PetalFanout(backend: backend), to: router, backend: backend)
-        add(AsyncFanout(backend: backend), to: router, backend: backend)
-        add(NIOFanout(backend: backend), to: router, backend: backend)
-        add(CallbackFanout(backend: backend), to: router, backend: backend)
+    /// Adds every route to `router`, all sharing `backend`; the Petal variants' requests are
+    /// tracked in `drain`, and `limited`'s requests go through `limit`.
+    static func add(to router: Router<FanoutContext>, backend: Backend, drain: RequestDrain, limit: ConcurrencyLimit) {
+        let petal = PetalFanout(backend: backend, drain: drain)
+        let async = AsyncFanout(backend: backend)
+        let nio = NIOFanout(backend: backend)
+        let callbacks = CallbackFanout(backend: backend)
+        let hedged = HedgedFanout(backend: backend, drain: drain)
+        let limited = LimitedFanout(backend: backend, drain: drain, limit: limit)
+        add(petal, to: router, backend: backend, drain: drain)
+        add(async, to: router, backend: backend, drain: drain)
+        add(nio, to: router, backend: backend, drain: drain)
+        add(callbacks, to: router, backend: backend, drain: drain)
+        add(hedged, to: router, backend: backend, drain: drain)
+        add(limited, to: router, backend: backend, drain: drain)
+        let fanouts: [any Fanout] = [petal, async, nio, callbacks, hedged, limited]
         router.get("stats") { _, _ in
-            try Response.json(StatsReport(backend: backend).json())
+            try Response.json(StatsReport(backend: backend, fanouts: fanouts).json())
         }
     }
 
-    /// `GET /fanout/<name>` with `fanout`: 200 with the sum, 504 when the deadline passed, 400
-    /// for bad parameters (thrown by `FanoutRequest`).
+    /// `GET /fanout/<name>` with `fanout`: 200 with the sum, 504 when the deadline passed, 503
+    /// when refused (the limit is full, or the server is shutting down), 400 for bad parameters
+    /// (thrown by `FanoutRequest`). The latency of the 200s and 504s goes to `/stats`' window.
     ///
     /// Generic rather than over `any Fanout`: each route calls its variant directly, so the
     /// dispatch costs every variant the same (nothing).
-    private static func add<F: Fanout>(_ fanout: F, to router: Router<FanoutContext>, backend: Backend) {
+    private static func add<F: Fanout>(
+        _ fanout: F, to router: Router<FanoutContext>, backend: Backend, drain: RequestDrain
+    ) {
         let counters = backend.counters(of: F.variant)
         router.get("fanout/\(F.variant.name)") { request, context in
+            let start = ContinuousClock.now
             let parameters = try FanoutRequest(request)
-            guard let sum = try await fanout.sum(of: parameters, on: context.eventLoop) else {
+            let sum: Int?
+            do {
+                guard !drain.isStopping else { throw ShuttingDownError() }
+                sum = try await fanout.sum(of: parameters, on: context.eventLoop)
+            } catch is ConcurrencyLimitExceededError {
+                VariantCounters.increment(counters.shed)
+                return Response.json(#"{"error": "over the concurrency limit"}"# + "\n", status: .serviceUnavailable)
+            } catch is ShuttingDownError {
+                VariantCounters.increment(counters.shed)
+                return Response.json(#"{"error": "shutting down"}"# + "\n", status: .serviceUnavailable)
+            }
+            counters.latency.record(ContinuousClock.now - start)
+            guard let sum else {
                 VariantCounters.increment(counters.timedOut)
                 return Response.json(#"{"error": "deadline"}"# + "\n", status: .gatewayTimeout)
             }

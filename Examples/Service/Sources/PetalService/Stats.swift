@@ -15,6 +15,24 @@ struct VariantStats: Codable, Sendable {
     var completed: Int
     /// Requests answered 504.
     var timedOut: Int
+    /// Requests answered 503 at once: refused by the concurrency limit, or during shutdown.
+    var shed: Int
+    /// Extra copies of backend calls sent (hedges).
+    var hedges: Int
+    /// The median server-side latency, in ms, of the requests answered 200 or 504 since the
+    /// previous `GET /stats` (`null` if none was).
+    var p50Milliseconds: Double?
+    /// Their 99th percentile, in ms.
+    var p99Milliseconds: Double?
+    /// How many requests that window holds.
+    var windowCount: Int
+
+    enum CodingKeys: String, CodingKey {
+        case started, answered, cancelled, pending, completed, timedOut, shed, hedges
+        case p50Milliseconds = "p50_ms"
+        case p99Milliseconds = "p99_ms"
+        case windowCount = "window"
+    }
 }
 
 /// The body of `GET /stats`: every variant's counters, and Petal's own.
@@ -24,10 +42,16 @@ struct StatsReport: Codable, Sendable {
     /// Petal's process-wide diagnostics, by name (see `PetalCounters`).
     var petal: [String: Int]
 
-    /// The counts now.
-    init(backend: Backend) {
-        variants = Dictionary(
-            uniqueKeysWithValues: Variant.allCases.map { ($0.name, backend.counters(of: $0).snapshot) })
+    /// The counts now, and the latency since the previous report (a new window starts).
+    init(backend: Backend, fanouts: [any Fanout]) {
+        var variants: [String: VariantStats] = [:]
+        for fanout in fanouts {
+            let variant = type(of: fanout).variant
+            var stats = backend.counters(of: variant).snapshot()
+            stats.hedges = fanout.hedgesStarted
+            variants[variant.name] = stats
+        }
+        self.variants = variants
         petal = Dictionary(uniqueKeysWithValues: PetalCounters.all.map { ($0.name, $0.read()) })
     }
 

@@ -9,6 +9,10 @@ enum Variant: Int, CaseIterable, Sendable {
     case nio
     /// Plain closures and atomics, the floor (`CallbackFanout`).
     case callbacks
+    /// Petal's, with every backend call hedged (`HedgedFanout`).
+    case hedged
+    /// `hedged` behind a concurrency limit on the requests, which sheds (`LimitedFanout`).
+    case limited
 
     /// The name in the route and in `/stats`.
     var name: String {
@@ -17,6 +21,8 @@ enum Variant: Int, CaseIterable, Sendable {
         case .asyncAwait: "async"
         case .nio: "nio"
         case .callbacks: "callbacks"
+        case .hedged: "hedged"
+        case .limited: "limited"
         }
     }
 }

@@ -16,23 +16,37 @@ final class VariantCounters: Sendable {
     let completed = Atomic<Int>(0)
     /// Requests answered 504: the deadline passed first.
     let timedOut = Atomic<Int>(0)
+    /// Requests answered 503 at once: refused by a concurrency limit, or by a shutdown.
+    let shed = Atomic<Int>(0)
+    /// The server-side latency of the requests answered 200 or 504, per `/stats` window.
+    let latency = LatencyWindow()
 
     /// Adds one to `counter`, as a relaxed add: counts need no ordering with anything else.
     static func increment(_ counter: borrowing Atomic<Int>) {
         counter.wrappingAdd(1, ordering: .relaxed)
     }
 
-    /// A snapshot for `/stats`.
+    /// Backend calls neither answered nor cancelled (read in the order `snapshot()` explains).
+    var pending: Int {
+        let answered = answered.load(ordering: .sequentiallyConsistent)
+        let cancelled = cancelled.load(ordering: .sequentiallyConsistent)
+        return started.load(ordering: .sequentiallyConsistent) - answered - cancelled
+    }
+
+    /// A snapshot for `/stats`, which starts a new latency window.
     ///
     /// Read in the reverse of the order the counts grow (outcomes before starts), so that
     /// `pending` is never negative even while calls are in flight.
-    var snapshot: VariantStats {
+    func snapshot() -> VariantStats {
         let answered = answered.load(ordering: .sequentiallyConsistent)
         let cancelled = cancelled.load(ordering: .sequentiallyConsistent)
         let started = started.load(ordering: .sequentiallyConsistent)
+        let window = latency.take()
         return VariantStats(
             started: started, answered: answered, cancelled: cancelled,
             pending: started - answered - cancelled,
-            completed: completed.load(ordering: .relaxed), timedOut: timedOut.load(ordering: .relaxed))
+            completed: completed.load(ordering: .relaxed), timedOut: timedOut.load(ordering: .relaxed),
+            shed: shed.load(ordering: .relaxed), hedges: 0,
+            p50Milliseconds: window.p50, p99Milliseconds: window.p99, windowCount: window.count)
     }
 }

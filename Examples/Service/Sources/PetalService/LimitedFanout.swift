@@ -1,0 +1,34 @@
+import NIOCore
+import Petal
+
+/// ``HedgedFanout`` behind a `ConcurrencyLimit` on the requests: at most `maximum` requests
+/// fanning out at once and `queue` waiting; past that, a request is refused at once (the route
+/// answers 503), so that the requests the server takes keep their latency under overload
+/// instead of all of them queueing behind each other.
+///
+/// The deadline covers the wait in the queue and the calls together: a request still queued at
+/// 20 ms leaves the queue (its future's cancellation vote takes it out) and answers 504, and
+/// one that is running has its calls cancelled, which frees its slot for the next in line.
+struct LimitedFanout: Fanout {
+    static let variant = Variant.limited
+
+    /// The hedged fan-out that runs once admitted, counted as this variant.
+    let hedged: HedgedFanout
+    /// The limit on the requests fanning out.
+    let limit: ConcurrencyLimit
+
+    init(backend: Backend, drain: RequestDrain, limit: ConcurrencyLimit) {
+        hedged = HedgedFanout(backend: backend, drain: drain, countedAs: Self.variant)
+        self.limit = limit
+    }
+
+    var hedgesStarted: Int { hedged.hedgesStarted }
+
+    func sum(of request: FanoutRequest, on loop: any EventLoop) async throws -> Int? {
+        // A refusal is a rejection with `ConcurrencyLimitExceededError`, which the route turns
+        // into a 503: `timeout` passes a rejection on as it is.
+        let answers = limit.run { [hedged] in hedged.answers(to: request, on: loop, within: nil) }
+            .timeout(after: FanoutRequest.deadline)
+        return try await PetalFanout.sum(of: answers, drain: hedged.drain)
+    }
+}
