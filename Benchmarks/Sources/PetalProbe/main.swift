@@ -178,6 +178,18 @@ func perform(_ operation: String, _ contender: String, _ count: Int) -> Bool {
         precondition(Delivered.count == count / 32 * (1 + 32 - answered), "\(Delivered.count) deliveries")
         return true
     }
+    if ["plain call", "hedged call", "limit admission"].contains(operation) {
+        // Issue 40's primitives on the path every call takes (TailRequest): Petal only.
+        guard contender == "Petal" else { return false }
+        Delivered.reset()
+        switch operation {
+        case "hedged call": TailRequest.hedged(count)
+        case "limit admission": TailRequest.limited(count)
+        default: TailRequest.plain(count)
+        }
+        precondition(Delivered.count == count, "\(Delivered.count) deliveries, expected \(count)")
+        return true
+    }
     switch contender {
     case "Petal": return run(PetalContender.self, operation, count)
     case "C core": return run(RawCoreContender.self, operation, count)

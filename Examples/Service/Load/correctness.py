@@ -8,7 +8,9 @@ threads on keep-alive connections:
 - the share of 504s is in a band around what the hangs predict: a call never answers with
   probability 1/50, so a request of N calls times out with probability 1 - 0.98^N (about 6% at
   N = 3); the band is generous above (a loaded machine adds late answers) and tight enough below
-  to catch hangs that are not honoured;
+  to catch hangs that are not honoured. The hedged variants (`hedged`, `limited`) send up to 3
+  copies of a call, so a call is lost only if all three are (1/50^3), and a request of N calls
+  times out with probability 1 - (1 - 1/50^3)^N: about 0.04% at N = 6;
 - the server's own counts agree: /stats gained exactly as many answers as requests were sent, and
   no backend call is left pending once the requests are answered.
 Then a few bad requests must get 400, and an unknown variant 404.
@@ -28,12 +30,14 @@ import time
 import urllib.parse
 
 HANG_PROBABILITY = 1 / 50
+# Copies of each call a variant sends at most (HedgedFanout's policy); 1 for the others.
+COPIES = {"hedged": 3, "limited": 3}
 
 
 def parse_args():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--url", required=True, help="the service, http://HOST:PORT")
-    parser.add_argument("--variants", default="petal,async,nio,callbacks")
+    parser.add_argument("--variants", default="petal,async,nio,callbacks,hedged,limited")
     parser.add_argument("--requests", type=int, default=1000, help="per variant")
     parser.add_argument("--threads", type=int, default=8)
     parser.add_argument("--max-n", type=int, default=6, help="N is drawn from 1..MAX_N")
@@ -115,7 +119,7 @@ def run_variant(variant, args, host, port, rng, deadline):
     expected_timeout_share = 0.0
     variance = 0.0
     for (key, n), result in zip(plan, results):
-        p = 1 - (1 - HANG_PROBABILITY) ** n
+        p = 1 - (1 - HANG_PROBABILITY ** COPIES.get(variant, 1)) ** n
         expected_timeout_share += p
         variance += p * (1 - p)
         if result is None:

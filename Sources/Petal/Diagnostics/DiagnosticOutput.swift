@@ -83,6 +83,7 @@ final class DiagnosticOutput: @unchecked Sendable {
 
     /// The thread's loop: take every queued line, write them with the monitor released, repeat.
     private func run() {
+        nameCurrentThread("petal-diagnose")
         monitor.lock()
         while true {
             guard !queue.isEmpty else {

@@ -77,6 +77,16 @@ public final class ConcurrencyLimit: @unchecked Sendable {
     /// Operations waiting now (other threads may be changing it).
     public var waiting: Int { LimitWord.waiting(petal_atomic_word_load(word)) }
 
+    /// Whether an operation run now would be refused: every slot taken and the queue full.
+    ///
+    /// A hint, read from one load of the limit's word (another thread may free a slot just
+    /// after): for refusing work early and cheaply, before it is even decoded (a server's I/O
+    /// layer, say), while ``run(on:_:)`` still decides for the work let through.
+    public var isFull: Bool {
+        let word = petal_atomic_word_load(word)
+        return LimitWord.inFlight(word) >= maximum && LimitWord.waiting(word) >= queue
+    }
+
     /// Operations refused so far.
     public var refusedCount: Int { refused.value }
 

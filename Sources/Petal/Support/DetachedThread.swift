@@ -36,3 +36,19 @@ func startDetachedThread(_ body: @escaping @Sendable () -> Void) -> Int32 {
     if status != 0 { Unmanaged<Entry>.fromOpaque(context).release() }
     return status
 }
+
+/// Names the calling thread `name` (at most 15 bytes on Linux), so that `top -H`, `ps -L`, a
+/// debugger and a profiler show which of a process's threads is Petal's: an unnamed thread takes
+/// the name of the thread that started it (an event loop's, say), and its CPU would be counted
+/// as that one's.
+func nameCurrentThread(_ name: String) {
+    #if canImport(Darwin)
+        _ = pthread_setname_np(name)
+    #else
+        // A GNU extension that Swift's Glibc module does not declare (it needs _GNU_SOURCE):
+        // looked up once, and skipped where the C library lacks it.
+        typealias SetName = @convention(c) (pthread_t, UnsafePointer<CChar>) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pthread_setname_np") else { return }
+        _ = unsafeBitCast(symbol, to: SetName.self)(pthread_self(), name)
+    #endif
+}

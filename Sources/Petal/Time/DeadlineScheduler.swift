@@ -224,6 +224,7 @@ final class DeadlineScheduler: @unchecked Sendable {
 
     /// The timer thread's loop: sleep until the earliest deadline, run what is due, repeat.
     private func runTimerThread() {
+        nameCurrentThread("petal-timer")
         var due: [(deadline: ContinuousClock.Instant, action: @Sendable () -> Void)] = []
         monitor.lock()
         while !stopping {

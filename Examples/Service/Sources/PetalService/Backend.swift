@@ -1,4 +1,5 @@
 import NIOCore
+import NIOPosix
 
 /// The simulated backends that every variant calls: one type, so that a call costs the same
 /// whichever variant makes it.
@@ -14,10 +15,18 @@ final class Backend: Sendable {
 
     private let counters: [VariantCounters]
     private let random = RandomSource()
+    /// The loop the backends' answers come from: their own, as a client library's connections
+    /// have theirs, so that the server's front door, busy refusing a flood, delays no answer.
+    private let loops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 
     /// Backends with zeroed counters for every variant.
     init() {
         counters = Variant.allCases.map { _ in VariantCounters() }
+    }
+
+    /// The loop a request's calls should be made from and answered on.
+    func nextLoop() -> any EventLoop {
+        loops.next()
     }
 
     /// The counters of `variant`.

@@ -12,8 +12,7 @@ protocol Fanout: Sendable {
 
     /// The sum of every backend's answer, or `nil` when the deadline passed first.
     ///
-    /// - Parameter loop: The event loop of the request's connection, where the backends' timers
-    ///   run.
+    /// - Parameter loop: The backends' event loop, where their timers run and answer.
     /// - Throws: `ConcurrencyLimitExceededError` or ``ShuttingDownError`` for a request refused
     ///   (503).
     func sum(of request: FanoutRequest, on loop: any EventLoop) async throws -> Int?

@@ -26,7 +26,7 @@ struct LimitedFanout: Fanout {
 
     func sum(of request: FanoutRequest, on loop: any EventLoop) async throws -> Int? {
         // A refusal is a rejection with `ConcurrencyLimitExceededError`, which the route turns
-        // into a 503: `timeout` passes a rejection on as it is.
+        // into a 503 (`timeout` passes it on as the indirect error of its cancellation).
         let answers = limit.run { [hedged] in hedged.answers(to: request, on: loop, within: nil) }
             .timeout(after: FanoutRequest.deadline)
         return try await PetalFanout.sum(of: answers, drain: hedged.drain)

@@ -4,7 +4,7 @@ import NIOCore
 /// `EventLoopFuture.whenAllSucceed` to combine them, and a task scheduled at the deadline that
 /// fails whatever is still pending; the handler awaits with `get()`.
 ///
-/// Everything runs on the request's event loop, as NIO code does: one hop onto the loop
+/// Everything runs on the backends' event loop, as NIO code does: one hop onto the loop
 /// (`flatSubmit`), then the calls' timers, the combination and the timeout all fire there, so
 /// nothing needs a lock of its own. NIO futures cannot be cancelled, so the timeout cancels the
 /// calls itself and fails their promises (a promise left uncompleted is a leak NIO's debug

@@ -8,18 +8,20 @@ struct Options: Sendable {
     var host = "127.0.0.1"
     /// The port to bind; 0 lets the system choose a free one (the `listening on` line says which).
     var port = 0
-    /// Requests of the `limited` variant fanning out at once, at most.
-    var limit = 16
-    /// Requests of the `limited` variant waiting for a slot, at most; past that, 503.
-    var queue = 4
+    /// Requests of the `limited` variant fanning out at once, at most: by default 8, so that the
+    /// 8 connections of a calm load are never refused, and a flood is.
+    var limit = 8
+    /// Requests of the `limited` variant waiting for a slot, at most; past that, 503. Small: a
+    /// request that waits for a slot waits for about a request's time, out of its 20 ms.
+    var queue = 2
 
     /// What `--help` and a mistake print.
     static let usage = """
         usage: PetalService [--host HOST] [--port PORT] [--limit M] [--queue Q]
           --host HOST   address to bind (default 127.0.0.1)
           --port PORT   port to bind, 0 for any free port (default 0)
-          --limit M     /fanout/limited: requests fanning out at once, 1 or more (default 16)
-          --queue Q     /fanout/limited: requests waiting for a slot, 0 or more (default 4)
+          --limit M     /fanout/limited: requests fanning out at once, 1 or more (default 8)
+          --queue Q     /fanout/limited: requests waiting for a slot, 0 or more (default 2)
         """
 
     /// A problem with the command line, described for the user.

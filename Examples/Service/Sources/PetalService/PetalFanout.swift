@@ -2,7 +2,7 @@ import NIOCore
 import Petal
 import PetalNIO
 
-/// The fan-out with Petal: on the request's event loop, each backend call is a `Promise<Int>`;
+/// The fan-out with Petal: on the backends' event loop, each backend call is a `Promise<Int>`;
 /// `fulfillingWhen` combines them, `timeout` bounds the whole, and the handler awaits the result.
 ///
 /// Nothing here cancels anything by hand. When the deadline passes, the timeout gives up on
@@ -41,8 +41,12 @@ struct PetalFanout: Fanout {
             return try await answers.value(cancellingUpstream: true).reduce(0, +)
         } catch is FutureTimeoutError {
             return nil
-        } catch is FutureCancelledError where drain.isStopping {
-            throw ShuttingDownError()
+        } catch let cancelled as FutureCancelledError {
+            // A refusal by a limit upstream of the timeout reaches here as the cancellation
+            // it caused (Petal's one failure rule), carrying the refusal as its indirect error.
+            if let refusal = cancelled.indirectError as? ConcurrencyLimitExceededError { throw refusal }
+            if drain.isStopping { throw ShuttingDownError() }
+            throw cancelled
         }
     }
 

@@ -6,7 +6,7 @@ import Petal
 enum Routes {
     /// Adds every route to `router`, all sharing `backend`; the Petal variants' requests are
     /// tracked in `drain`, and `limited`'s requests go through `limit`.
-    static func add(to router: Router<FanoutContext>, backend: Backend, drain: RequestDrain, limit: ConcurrencyLimit) {
+    static func add(to router: Router<BasicRequestContext>, backend: Backend, drain: RequestDrain, limit: ConcurrencyLimit) {
         let petal = PetalFanout(backend: backend, drain: drain)
         let async = AsyncFanout(backend: backend)
         let nio = NIOFanout(backend: backend)
@@ -32,16 +32,16 @@ enum Routes {
     /// Generic rather than over `any Fanout`: each route calls its variant directly, so the
     /// dispatch costs every variant the same (nothing).
     private static func add<F: Fanout>(
-        _ fanout: F, to router: Router<FanoutContext>, backend: Backend, drain: RequestDrain
+        _ fanout: F, to router: Router<BasicRequestContext>, backend: Backend, drain: RequestDrain
     ) {
         let counters = backend.counters(of: F.variant)
-        router.get("fanout/\(F.variant.name)") { request, context in
+        router.get("fanout/\(F.variant.name)") { request, _ in
             let start = ContinuousClock.now
             let parameters = try FanoutRequest(request)
             let sum: Int?
             do {
                 guard !drain.isStopping else { throw ShuttingDownError() }
-                sum = try await fanout.sum(of: parameters, on: context.eventLoop)
+                sum = try await fanout.sum(of: parameters, on: backend.nextLoop())
             } catch is ConcurrencyLimitExceededError {
                 VariantCounters.increment(counters.shed)
                 return Response.json(#"{"error": "over the concurrency limit"}"# + "\n", status: .serviceUnavailable)

@@ -1,0 +1,51 @@
+import CBenchSupport
+import Petal
+
+/// The tail-latency primitives' cost on the path every call takes (issue 40): a call through
+/// `Future.hedging` that answers before its delay, and an operation admitted through a
+/// `ConcurrencyLimit` below its maximum, each against the same call made plainly.
+///
+/// For `Scripts/profile`: an operation is one call, whose completion handler is kept and then
+/// answered, as the service's backends do, and whose future is observed with a callback. The
+/// hedging delay runs on a manual clock that never moves, so no second copy starts: the entry
+/// is scheduled and taken out, as for a call answered in time.
+enum TailRequest {
+    /// The call's completion handler, as a backend keeps it until it answers.
+    // Unchecked: the probe runs on one thread.
+    nonisolated(unsafe) private static let slot = CompletionSlot()
+    private static let clock = DeadlineClock.manual()
+    private static let policy = HedgingPolicy(copies: 3, delay: .milliseconds(5), budget: HedgingBudget(share: 0.05))
+    private static let limit = ConcurrencyLimit(maximum: 64, queue: 16)
+
+    /// A backend call: a promise whose owner stops the work when asked, its future returned.
+    private static func call() -> Future<Int> {
+        let promise = Promise<Int>()
+        slot.keep { promise.fulfil(with: $0) }
+        promise.cancelWhenRequested { bench_count_add() }
+        return promise.future
+    }
+
+    /// `count` plain calls, each answered.
+    static func plain(_ count: Int) {
+        for value in 0..<count {
+            call().whenFulfilled { _ in bench_count_add() }
+            slot.answer(with: value)
+        }
+    }
+
+    /// `count` calls through `Future.hedging`, each answered before its delay.
+    static func hedged(_ count: Int) {
+        for value in 0..<count {
+            Future.hedging(policy, clock: clock) { call() }.whenFulfilled { _ in bench_count_add() }
+            slot.answer(with: value)
+        }
+    }
+
+    /// `count` calls admitted through a `ConcurrencyLimit` with free slots, each answered.
+    static func limited(_ count: Int) {
+        for value in 0..<count {
+            limit.run { call() }.whenFulfilled { _ in bench_count_add() }
+            slot.answer(with: value)
+        }
+    }
+}
