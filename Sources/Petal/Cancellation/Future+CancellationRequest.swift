@@ -79,9 +79,9 @@ extension Promise {
     ///   itself when this is the promise's first use of cancellation, the usual case; a node
     ///   beside it otherwise), and no weak reference: a handler that captures
     ///   its promise weakly pays for the promise's weak-reference side table.
-    /// - A resolution of this promise afterwards (a reply that raced the cancellation) is a
-    ///   repeat, reported as any other, unless the promise ignores repeats
-    ///   (``RepeatedResolutionPolicy/ignore``).
+    /// - A resolution of this promise afterwards (a reply that raced the cancellation) changes
+    ///   nothing and returns `false`, and is neither counted nor reported: the reply was on its
+    ///   way when the consumer gave up, which no producer can prevent.
     @inlinable
     public func cancelWhenRequested<Context: ExecutionContext>(
         on context: Context = .inline, stopping stop: @escaping @Sendable () -> Void

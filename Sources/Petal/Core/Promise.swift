@@ -166,12 +166,20 @@ public final class Promise<Value> {
     @usableFromInline
     @inline(never)
     func reportRepeat(_ attempt: OutcomeKind) {
-        guard site.policy == .report else { return }
+        guard site.policy == .report, !lostToRequestedCancellation else { return }
         // Under the default diagnostics, at a site this thread has reported at before, a repeat
         // is a count and nothing more (`petal_repeat_cache.h`): a loser then costs little more
         // than its failed compare-and-swap.
         if let file = site.repeatCacheFile, petal_repeat_count_cached(file, UInt(site.line)) != 0 { return }
         reportRepeatInFull(attempt)
+    }
+
+    /// Whether the future was cancelled after a consumer's request reached it: a resolution
+    /// that loses to that cancellation is an answer that was on its way when the consumer gave
+    /// up (the race every cancellable call has), not a producer resolving twice.
+    @usableFromInline
+    var lostToRequestedCancellation: Bool {
+        withStorage { $0.isCancellationRequested && $0.peek()?.kind == .cancelled }
     }
 
     /// A repeat the cache does not count: the report. A function of its own so that the

@@ -110,6 +110,29 @@ struct ResolutionTests {
         #expect(reports(forLine: line).map(\.attempt) == [.fulfil, .reject, .cancel, .fulfil])
     }
 
+    @Test("an answer that loses to the cancellation a request caused is ignored, not reported")
+    func answerRacingARequestIsNotARepeat() {
+        _ = repeatedResolutions
+        let line: UInt = #line
+        let promise = Promise<Int>(line: line)
+        let stops = Recorder<Int>()
+        promise.cancelWhenRequested { stops.record(1) }
+        promise.future.requestCancellation()  // the consumer gives up: cancelled, then stopped
+        #expect(!promise.fulfil(with: 7))  // the reply was already on its way
+        #expect(!promise.reject(with: TestError(1)))
+        #expect(describe(promise.future.peek()) == "cancelled(nil)")
+        #expect(stops.events == [1])
+        #expect(reports(forLine: line).isEmpty && repeatCount(atLine: line) == 0)
+
+        // A cancellation no request caused is the producer's own: a later answer is a repeat.
+        let ownLine: UInt = #line
+        let own = Promise<Int>(line: ownLine)
+        own.cancelWhenRequested {}
+        #expect(own.cancel())
+        #expect(!own.fulfil(with: 7))
+        #expect(reports(forLine: ownLine).map(\.attempt) == [.fulfil])
+    }
+
     @Test("an already resolved promise reports a resolution attempt too")
     func resolvedConstructorRejectsResolution() {
         _ = repeatedResolutions

@@ -75,6 +75,34 @@ struct ConcurrencyLimitTests {
             "\(ConcurrencyLimitExceededError(maximum: 2, queue: 2))".contains("2 operation(s) in flight and 2 waiting"))
     }
 
+    @Test("isFull says whether the next operation would be refused, as the limit fills and drains")
+    func isFullFollowsTheCounts() {
+        let limit = ConcurrencyLimit(maximum: 2, queue: 1)
+        let operations = Operations()
+        var full: [Bool] = [limit.isFull]
+        let futures = (1...3).map { id -> Future<Int> in
+            let future = limit.run(operations.body(id))
+            full.append(limit.isFull)
+            return future
+        }
+        // Two in flight is not full while a place in the queue is left; the third fills it.
+        #expect(full == [false, false, false, true])
+        let refused = limit.run(operations.body(4))
+        #expect(limit.refusedCount == 1 && refused.peek() != nil)
+        operations.finish(1, with: 10)  // hands its slot to 3: two in flight, none waiting
+        #expect(!limit.isFull && limit.inFlight == 2 && limit.waiting == 0)
+        operations.finish(2, with: 20)
+        operations.finish(3, with: 30)
+        #expect(!limit.isFull && limit.inFlight == 0)
+        #expect(futures.map { describe($0.peek()) } == ["fulfilled(10)", "fulfilled(20)", "fulfilled(30)"])
+        // With no queue, full means every slot taken.
+        let noQueue = ConcurrencyLimit(maximum: 1)
+        let only = noQueue.run(operations.body(5))
+        #expect(noQueue.isFull)
+        operations.finish(5, with: 50)
+        #expect(!noQueue.isFull && describe(only.peek()) == "fulfilled(50)")
+    }
+
     @Test("a waiting operation whose consumer gave up leaves the queue and never starts")
     func waiterLeaves() {
         let limit = ConcurrencyLimit(maximum: 1, queue: 3)
