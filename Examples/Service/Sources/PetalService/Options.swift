@@ -51,12 +51,16 @@ struct Options: Sendable {
                 self.port = port
             case "--limit":
                 guard let limit = Int(value), (1...ConcurrencyLimit.largestCount).contains(limit) else {
-                    throw Problem(description: "--limit must be an integer from 1 to \(ConcurrencyLimit.largestCount), not \(value)")
+                    throw Problem(
+                        description:
+                            "--limit must be an integer from 1 to \(ConcurrencyLimit.largestCount), not \(value)")
                 }
                 self.limit = limit
             case "--queue":
                 guard let queue = Int(value), (0...ConcurrencyLimit.largestCount).contains(queue) else {
-                    throw Problem(description: "--queue must be an integer from 0 to \(ConcurrencyLimit.largestCount), not \(value)")
+                    throw Problem(
+                        description:
+                            "--queue must be an integer from 0 to \(ConcurrencyLimit.largestCount), not \(value)")
                 }
                 self.queue = queue
             default:

@@ -6,7 +6,9 @@ import Petal
 enum Routes {
     /// Adds every route to `router`, all sharing `backend`; the Petal variants' requests are
     /// tracked in `drain`, and `limited`'s requests go through `limit`.
-    static func add(to router: Router<BasicRequestContext>, backend: Backend, drain: RequestDrain, limit: ConcurrencyLimit) {
+    static func add(
+        to router: Router<BasicRequestContext>, backend: Backend, drain: RequestDrain, limit: ConcurrencyLimit
+    ) {
         let petal = PetalFanout(backend: backend, drain: drain)
         let async = AsyncFanout(backend: backend)
         let nio = NIOFanout(backend: backend)
