@@ -177,9 +177,18 @@ public final class Promise<Value> {
     /// Whether the future was cancelled after a consumer's request reached it: a resolution
     /// that loses to that cancellation is an answer that was on its way when the consumer gave
     /// up (the race every cancellable call has), not a producer resolving twice.
+    ///
+    /// A winner still publishing its outcome (another thread claimed the future a moment ago)
+    /// counts as that cancellation when a request has reached the future: it almost always is
+    /// (the request's cancel racing the answer is exactly how the two meet), and waiting here
+    /// to be sure would make a losing resolution wait for another thread.
     @usableFromInline
     var lostToRequestedCancellation: Bool {
-        withStorage { $0.isCancellationRequested && $0.peek()?.kind == .cancelled }
+        withStorage { storage in
+            guard storage.isCancellationRequested else { return false }
+            guard let winner = storage.peek() else { return true }
+            return winner.kind == .cancelled
+        }
     }
 
     /// A repeat the cache does not count: the report. A function of its own so that the
