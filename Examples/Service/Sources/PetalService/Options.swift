@@ -45,27 +45,23 @@ struct Options: Sendable {
             case "--host":
                 host = value
             case "--port":
-                guard let port = Int(value), (0...65535).contains(port) else {
-                    throw Problem(description: "--port must be an integer from 0 to 65535, not \(value)")
-                }
-                self.port = port
+                port = try Self.integer(value, for: name, in: 0...65535)
             case "--limit":
-                guard let limit = Int(value), (1...ConcurrencyLimit.largestCount).contains(limit) else {
-                    throw Problem(
-                        description:
-                            "--limit must be an integer from 1 to \(ConcurrencyLimit.largestCount), not \(value)")
-                }
-                self.limit = limit
+                limit = try Self.integer(value, for: name, in: 1...ConcurrencyLimit.largestCount)
             case "--queue":
-                guard let queue = Int(value), (0...ConcurrencyLimit.largestCount).contains(queue) else {
-                    throw Problem(
-                        description:
-                            "--queue must be an integer from 0 to \(ConcurrencyLimit.largestCount), not \(value)")
-                }
-                self.queue = queue
+                queue = try Self.integer(value, for: name, in: 0...ConcurrencyLimit.largestCount)
             default:
                 throw Problem(description: "unknown option \(name)")
             }
         }
+    }
+
+    /// `value` as an integer in `range`, or a ``Problem`` naming the option and the range.
+    private static func integer(_ value: String, for name: String, in range: ClosedRange<Int>) throws -> Int {
+        guard let number = Int(value), range.contains(number) else {
+            throw Problem(
+                description: "\(name) must be an integer from \(range.lowerBound) to \(range.upperBound), not \(value)")
+        }
+        return number
     }
 }
