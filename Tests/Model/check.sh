@@ -37,8 +37,10 @@ WAIT_BUGGY_VARIANTS="DROP_PARKED UNLOCKED_WAKE CHECK_UNLOCKED SINGLE_SLEEP"
 # decide that ignores DECIDED, and a relaxed retire.
 START_GATE_BUGGY_VARIANTS="NO_REQUEST_CHECK CANCEL_RUNNING"
 # Must fail (petal_limit.pml): a waiter counted while a slot is free, a lock-free release that
-# ignores the waiters, and a waiter counted before the lock is taken.
-LIMIT_BUGGY_VARIANTS="QUEUE_WITH_FREE_SLOT RELEASE_WHILE_WAITING COUNT_OUTSIDE_LOCK"
+# ignores the waiters, a waiter counted before the lock is taken; with the maximum moving, a
+# raise that leaves its slots to the next release, and a release that hands its slot over while
+# in flight is above a lowered maximum.
+LIMIT_BUGGY_VARIANTS="QUEUE_WITH_FREE_SLOT RELEASE_WHILE_WAITING COUNT_OUTSIDE_LOCK NO_GRANT_ON_RAISE HANDOVER_ABOVE_MAX"
 COMBINATOR_BUGGY_VARIANTS="RELAXED_LEAVE NO_WRITING_CHECK ENTER_AFTER_DECIDED LEAVE_IGNORES_DECIDED
 SECOND_DECIDER RELAXED_RETIRE COMPLETE_IGNORES_DECIDED DECIDE_AFTER_COMPLETE"
 
@@ -161,12 +163,14 @@ must_verify start-gate
 must_fail $START_GATE_BUGGY_VARIANTS
 
 # The concurrency limit: three operations on a limit of one with two places in the queue, and
-# four on a limit of two (one place, then two), any of them asked to cancel while it waits.
+# four on a limit of two (one place, then two), any of them asked to cancel while it waits; then
+# three on a limit whose maximum moves between one and two three times while they run.
 model=petal_limit.pml
 opt=-O2
 must_verify limit
 must_verify limit-2x1 -DMAX=2 -DOPS=4 -DQUEUE=1
 must_verify limit-2x2 -DMAX=2 -DOPS=4 -DQUEUE=2
+must_verify limit-moving -DRESIZE -DOPS=3 -DQUEUE=2 -DRESIZES=3
 opt=-O0
 must_fail $LIMIT_BUGGY_VARIANTS
 

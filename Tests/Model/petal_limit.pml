@@ -4,25 +4,52 @@
  *
  * The word's moves, each a FULL compare-and-swap (sequentially consistent here) from the value
  * a load saw, retried from the value found when it fails:
- *   admit      (lock-free)  waiting == 0 && in flight < MAX  ->  in flight + 1
- *   queue      (locked)     in flight >= MAX && waiting < QUEUE -> waiting + 1, and enqueue
+ *   admit      (lock-free)  waiting == 0 && in flight < max  ->  in flight + 1
+ *   queue      (locked)     in flight >= max && waiting < QUEUE -> waiting + 1, and enqueue
  *   release    (lock-free)  waiting == 0 && in flight > 0  ->  in flight - 1
- *   hand over  (locked)     waiting > 0  ->  waiting - 1, dequeue the head, which runs
+ *   hand over  (locked)     waiting > 0 && in flight <= max ->  waiting - 1, dequeue the head, which runs
  *   leave      (locked)     a queued operation asked to cancel: dequeued, waiting - 1
+ *   shed       (locked)     waiting > 0 && in flight > max  ->  in flight - 1 (a release while
+ *                           the maximum is below in flight: the slot is not handed over)
+ *   grant      (locked)     waiting > 0 && in flight < max  ->  in flight + 1, waiting - 1,
+ *                           dequeue the head, which runs (a raised maximum's slots)
+ * The maximum moves (RESIZE: ConcurrencyLimit.setMaximum, which an adaptive limit calls): a
+ * Resizer sets it to MAX_LOW or MAX_HIGH under the lock, RESIZES times, then grants while it
+ * can. The lock-free admit reads the maximum before the word, so it may admit under a maximum
+ * that has since come down (in flight above the maximum, never above MAX_HIGH).
  * An operation enters by the lock-free admit; failing it, under the lock: admit, else queue,
  * else it is refused. An operation that finishes releases: lock-free while nothing waits, else
  * under the lock: hand over if something waits, else release (the last waiter left meanwhile).
  * A queued operation may be asked to cancel: it leaves the queue if still there; if its slot
  * was handed over first, it gives the slot back at once without running (the start gate).
  *
- * Checked: never more than MAX operations running, nor the word's in-flight count above MAX;
- * under the lock, the count of waiters equals the queue's length; every operation ends (none
+ * Checked: never more than MAX operations running (MAX_HIGH when it moves), nor the word's
+ * in-flight count above it; under the lock, the count of waiters equals the queue's length and
+ * something waits only while in flight is at the maximum or above; a hand-over or grant never
+ * leaves in flight above the maximum; every operation ends (none
  * waits for a slot nobody will hand over: an invalid end state otherwise); at the end nothing
  * is in flight or waiting. Seeded bugs (must fail): QUEUE_WITH_FREE_SLOT (the queueing
  * compare-and-swap does not require the limit to be full), RELEASE_WHILE_WAITING (the lock-free
  * release ignores the waiters), COUNT_OUTSIDE_LOCK (a waiter is counted before the lock is
- * taken and queued after).
+ * taken and queued after); with the maximum moving, NO_GRANT_ON_RAISE (a raised maximum leaves
+ * its slots to the next release) and HANDOVER_ABOVE_MAX (a release hands its slot over while
+ * in flight is above a lowered maximum).
  */
+#if defined(NO_GRANT_ON_RAISE) || defined(HANDOVER_ABOVE_MAX)
+#define RESIZE
+#endif
+#ifdef RESIZE
+#ifndef MAX_LOW
+#define MAX_LOW 1
+#endif
+#ifndef MAX_HIGH
+#define MAX_HIGH 2
+#endif
+#ifndef RESIZES
+#define RESIZES 2
+#endif
+#define MAX MAX_HIGH
+#endif
 #ifndef MAX
 #define MAX 1
 #endif
@@ -33,6 +60,8 @@
 #define OPS 3
 #endif
 
+/* The maximum: changed only under the lock. */
+byte max = MAX;
 /* The word. */
 byte inflight = 0;
 byte waiting = 0;
@@ -46,7 +75,7 @@ byte running = 0;
 byte finished = 0;
 
 inline lock() { atomic { locked == 0 -> locked = 1 } }
-inline unlock() { assert(waiting == len(fifo)); locked = 0 }
+inline unlock() { assert(waiting == len(fifo) && (waiting == 0 || inflight >= max)); locked = 0 }
 
 /* Gives a slot back, or hands it to the head of the queue. */
 inline release_slot(self) {
@@ -79,11 +108,23 @@ inline release_slot(self) {
         :: done -> break
         :: else ->
             if
+#ifndef HANDOVER_ABOVE_MAX
+            :: seen_wait > 0 && seen_in > max ->
+                atomic {
+                    if
+                    :: inflight == seen_in && waiting == seen_wait -> inflight = seen_in - 1; done = true
+                    :: else -> seen_in = inflight; seen_wait = waiting
+                    fi
+                }
+            :: seen_wait > 0 && seen_in <= max ->
+#else
             :: seen_wait > 0 ->
+#endif
                 atomic {
                     if
                     :: inflight == seen_in && waiting == seen_wait ->
-                        waiting = seen_wait - 1; fifo ? head; queued[head] = 0; granted[head] = 1; done = true
+                        waiting = seen_wait - 1; fifo ? head; queued[head] = 0; granted[head] = 1; done = true;
+                        assert(inflight <= max)
                     :: else -> seen_in = inflight; seen_wait = waiting
                     fi
                 }
@@ -112,14 +153,16 @@ inline run_and_release(self) {
 proctype Operation(byte self) {
     byte seen_in, seen_wait, head, n, id;
     byte entry = 0;  /* 1 admitted, 2 queued, 3 refused */
+    byte seen_max;
     bool asked, done;
-    /* The lock-free admit. */
+    /* The lock-free admit: the maximum read first, then the word. */
+    seen_max = max;
     atomic { seen_in = inflight; seen_wait = waiting };
     do
     :: entry != 0 -> break
     :: else ->
         if
-        :: seen_wait == 0 && seen_in < MAX ->
+        :: seen_wait == 0 && seen_in < seen_max ->
             atomic {
                 if
                 :: inflight == seen_in && waiting == seen_wait -> inflight = seen_in + 1; entry = 1
@@ -135,7 +178,7 @@ proctype Operation(byte self) {
         /* The bug: counted first, queued under the lock later. */
         atomic {
             if
-            :: inflight >= MAX && waiting < QUEUE -> waiting++; entry = 2
+            :: inflight >= max && waiting < QUEUE -> waiting++; entry = 2
             :: else -> skip
             fi
         };
@@ -147,7 +190,7 @@ proctype Operation(byte self) {
         :: entry == 1 || entry == 3 -> break
         :: entry == 0 ->
             if
-            :: seen_wait == 0 && seen_in < MAX ->
+            :: seen_wait == 0 && seen_in < max ->
                 atomic {
                     if
                     :: inflight == seen_in && waiting == seen_wait -> inflight = seen_in + 1; entry = 1
@@ -157,7 +200,7 @@ proctype Operation(byte self) {
 #ifdef QUEUE_WITH_FREE_SLOT
             :: seen_wait < QUEUE ->
 #else
-            :: seen_in >= MAX && seen_wait < QUEUE ->
+            :: seen_in >= max && seen_wait < QUEUE ->
 #endif
                 atomic {
                     if
@@ -212,12 +255,48 @@ proctype Operation(byte self) {
     }
 }
 
+#ifdef RESIZE
+/* Sets the maximum, under the lock, then gives the waiters the slots it frees. */
+proctype Resizer() {
+    byte seen_in, seen_wait, head, resizes = 0;
+    bool done;
+    do
+    :: resizes < RESIZES ->
+        lock();
+        if :: max = MAX_LOW :: max = MAX_HIGH fi;
+#ifndef NO_GRANT_ON_RAISE
+        atomic { seen_in = inflight; seen_wait = waiting };
+        do
+        :: seen_wait > 0 && seen_in < max ->
+            atomic {
+                if
+                :: inflight == seen_in && waiting == seen_wait ->
+                    inflight = seen_in + 1; waiting = seen_wait - 1;
+                    fifo ? head; queued[head] = 0; granted[head] = 1;
+                    assert(inflight <= max);
+                    seen_in = inflight; seen_wait = waiting
+                :: else -> seen_in = inflight; seen_wait = waiting
+                fi
+            }
+        :: else -> break
+        od;
+#endif
+        unlock();
+        resizes++
+    :: else -> break
+    od
+}
+#endif
+
 init {
     atomic {
         byte i = 0;
         do
         :: i < OPS -> run Operation(i); i++
         :: else -> break
-        od
+        od;
+#ifdef RESIZE
+        run Resizer()
+#endif
     }
 }

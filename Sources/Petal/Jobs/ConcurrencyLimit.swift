@@ -26,16 +26,21 @@ import CPetal
 /// - Cost: below the limit, one compare-and-swap to enter and one to leave, no lock, and no
 ///   allocation beyond the closure that gives the slot back; the lock is taken only while the
 ///   limit is full (to queue, to hand a slot over, to leave the queue).
+/// - The maximum may move while operations run: set by ``setMaximum(_:)`` (from configuration,
+///   say), or with the load by an ``AdaptiveLimit`` (``init(adaptive:queue:clock:)``).
 public final class ConcurrencyLimit: @unchecked Sendable {
-    // @unchecked: `word` is reached only through C atomics, at an address of its own; the queue
-    // only under its lock; everything else is immutable.
+    // @unchecked: `word` and `maximumWord` are reached only through C atomics, at addresses of
+    // their own; the queue only under its lock; everything else is immutable or Sendable.
 
-    /// Operations in flight at most.
-    public let maximum: Int
     /// Operations waiting at most.
     public let queue: Int
+    /// How the maximum moves with the load; nil for a maximum that moves only when set.
+    public let adaptive: AdaptiveLimit?
 
     private let word: UnsafeMutablePointer<petal_atomic_word>
+    /// The maximum: read without the lock, changed only with it held.
+    private let maximumWord: UnsafeMutablePointer<petal_atomic_word>
+    private let controller: LimitController?
     private let waiters = PosixLock(LimitQueue())
     private let refused = AtomicCounter()
 
@@ -48,27 +53,85 @@ public final class ConcurrencyLimit: @unchecked Sendable {
     /// a `maximum` below 1 is 1, a `queue` below 0 is 0 (refuse whenever the limit is full),
     /// and either above ``largestCount`` is that.
     public init(maximum: Int, queue: Int = 0) {
-        let boundedMaximum = Swift.min(Swift.max(maximum, 1), Self.largestCount)
-        let boundedQueue = Swift.min(Swift.max(queue, 0), Self.largestCount)
-        if boundedMaximum != maximum {
-            PetalDiagnostics.report(
-                .named(.adjustedArgument, "ConcurrencyLimit.maximum"),
-                details: ["given": "\(maximum)", "used": "\(boundedMaximum)"])
-        }
-        if boundedQueue != queue {
-            PetalDiagnostics.report(
-                .named(.adjustedArgument, "ConcurrencyLimit.queue"),
-                details: ["given": "\(queue)", "used": "\(boundedQueue)"])
-        }
-        self.maximum = boundedMaximum
-        self.queue = boundedQueue
+        self.queue = Self.boundedQueue(queue)
+        adaptive = nil
+        controller = nil
         word = .allocate(capacity: 1)
         word.initialize(to: petal_atomic_word(value: 0))
+        maximumWord = .allocate(capacity: 1)
+        maximumWord.initialize(to: petal_atomic_word(value: petal_word(Self.boundedMaximum(maximum))))
+    }
+
+    /// A limit whose maximum moves with the time its operations take, as `adaptive` says,
+    /// with `queue` operations waiting at most.
+    ///
+    /// - Parameters:
+    ///   - adaptive: The bounds of the maximum, where it starts, and how it moves. Values out of
+    ///     range are reported (an ``PetalDiagnostic/Kind/adjustedArgument``) and adjusted as its
+    ///     properties say.
+    ///   - queue: Operations waiting at most, as in ``init(maximum:queue:)``.
+    ///   - clock: The clock that times the operations: `.manual` in tests, to decide what each
+    ///     operation takes.
+    public init(adaptive: AdaptiveLimit, queue: Int = 0, clock: DeadlineClock = .continuous) {
+        adaptive.reportAdjustments()
+        self.queue = Self.boundedQueue(queue)
+        self.adaptive = adaptive
+        controller = LimitController(adaptive, clock: clock)
+        word = .allocate(capacity: 1)
+        word.initialize(to: petal_atomic_word(value: 0))
+        maximumWord = .allocate(capacity: 1)
+        maximumWord.initialize(to: petal_atomic_word(value: petal_word(adaptive.boundedInitial)))
     }
 
     deinit {
         word.deinitialize(count: 1)
         word.deallocate()
+        maximumWord.deinitialize(count: 1)
+        maximumWord.deallocate()
+    }
+
+    private static func boundedMaximum(_ maximum: Int) -> Int {
+        let bounded = Swift.min(Swift.max(maximum, 1), largestCount)
+        if bounded != maximum {
+            PetalDiagnostics.report(
+                .named(.adjustedArgument, "ConcurrencyLimit.maximum"),
+                details: ["given": "\(maximum)", "used": "\(bounded)"])
+        }
+        return bounded
+    }
+
+    private static func boundedQueue(_ queue: Int) -> Int {
+        let bounded = Swift.min(Swift.max(queue, 0), largestCount)
+        if bounded != queue {
+            PetalDiagnostics.report(
+                .named(.adjustedArgument, "ConcurrencyLimit.queue"),
+                details: ["given": "\(queue)", "used": "\(bounded)"])
+        }
+        return bounded
+    }
+
+    /// Operations in flight at most, now (it moves when set, or with the load when adaptive).
+    ///
+    /// Operations admitted under a higher maximum may be in flight above it for a while: a
+    /// maximum that comes down refuses new operations, it does not stop running ones.
+    public var maximum: Int { Int(petal_atomic_word_load(maximumWord)) }
+
+    /// Sets the maximum: raised, waiting operations take the new slots at once (on this
+    /// thread, in FIFO order); lowered, the operations in flight finish as they would, and new
+    /// ones are admitted only once in flight is below the new maximum.
+    ///
+    /// A value below 1 is 1 and one above ``largestCount`` is that (reported, as
+    /// ``init(maximum:queue:)`` does). An adaptive limit goes on moving from the value set,
+    /// within its range.
+    public func setMaximum(_ maximum: Int) {
+        setBoundedMaximum(Self.boundedMaximum(maximum))
+    }
+
+    /// The time in flight an adaptive limit compares with (the lowest window mean of its
+    /// baseline's lifetime); nil for a limit that is not adaptive, or before its first window.
+    public var baselineLatency: Duration? {
+        guard let baseline = controller?.baseline, baseline.isFinite else { return nil }
+        return .nanoseconds(Int64(baseline))
     }
 
     /// Operations in flight now (other threads may be changing it).
@@ -114,7 +177,12 @@ public final class ConcurrencyLimit: @unchecked Sendable {
                 release()
                 return .rejected(with: error)
             }
-            operation.storage.subscribe(.resolved { [self] _ in release() })
+            if let controller {
+                let start = controller.clock.now
+                operation.storage.subscribe(.resolved { [self] _ in finish(since: start) })
+            } else {
+                operation.storage.subscribe(.resolved { [self] _ in release() })
+            }
             return operation
         }
         let result = FutureStorage<Value>.makePending()
@@ -140,9 +208,9 @@ public final class ConcurrencyLimit: @unchecked Sendable {
             // After the gate's own answer (which cancels the future), a request takes the
             // operation out of the queue.
             result.addCancellationAction { [self] in leave(waiter) }
-        case .refused:
+        case .refused(let refusedAt):
             refused.increment()
-            _ = result.fail(.rejected, error: ConcurrencyLimitExceededError(maximum: maximum, queue: queue))
+            _ = result.fail(.rejected, error: ConcurrencyLimitExceededError(maximum: refusedAt, queue: queue))
         }
         return Future(storage: result)
     }
@@ -157,6 +225,9 @@ public final class ConcurrencyLimit: @unchecked Sendable {
 
     /// A slot taken without the lock, if one is free and nothing waits.
     private func admit() -> Bool {
+        // The maximum read once, before the word: one that comes down meanwhile may still see
+        // this admission under the old one (see LimitWord).
+        let maximum = maximum
         var seen = petal_atomic_word_load(word)
         while let next = LimitWord.admitting(seen, maximum: maximum) {
             if exchange(&seen, next) { return true }
@@ -164,12 +235,18 @@ public final class ConcurrencyLimit: @unchecked Sendable {
         return false
     }
 
-    private enum Entry { case admitted, queued, refused }
+    private enum Entry {
+        case admitted, queued
+        /// Refused under this maximum.
+        case refused(Int)
+    }
 
     /// A slot, else a place in the queue (`waiter` is queued), else neither: decided under the
     /// lock, so that the queue and the count of waiters change together.
     private func enter(_ waiter: LimitWaiter) -> Entry {
         waiters.withLock { queue in
+            // The maximum changes only under this lock: it holds for the whole decision.
+            let maximum = maximum
             var seen = petal_atomic_word_load(word)
             while true {
                 if let next = LimitWord.admitting(seen, maximum: maximum) {
@@ -180,23 +257,38 @@ public final class ConcurrencyLimit: @unchecked Sendable {
                         return .queued
                     }
                 } else {
-                    return .refused
+                    return .refused(maximum)
                 }
             }
         }
     }
 
+    /// An operation timed by an adaptive limit finished: its slot is given back, and its time
+    /// counted, which may move the maximum.
+    private func finish(since start: ContinuousClock.Instant) {
+        let reached = release()
+        if let next = controller.unsafelyUnwrapped.record(since: start, reached: reached, maximum: maximum) {
+            setBoundedMaximum(next)
+        }
+    }
+
     /// An operation finished: its slot is given back, or handed to the oldest waiter, which
     /// then starts.
-    private func release() {
+    ///
+    /// - Returns: whether the limit was reached (every slot taken, or something waiting).
+    @discardableResult
+    private func release() -> Bool {
         var seen = petal_atomic_word_load(word)
         while let next = LimitWord.releasing(seen) {
-            if exchange(&seen, next) { return }
+            if exchange(&seen, next) { return LimitWord.inFlight(seen) >= maximum }
         }
         let next = waiters.withLock { queue -> LimitWaiter? in
+            let maximum = maximum
             var seen = petal_atomic_word_load(word)
             while true {
-                if let next = LimitWord.handingOver(seen) {
+                if let next = LimitWord.shedding(seen, maximum: maximum) {
+                    if exchange(&seen, next) { return nil }  // the maximum came down
+                } else if let next = LimitWord.handingOver(seen) {
                     if exchange(&seen, next) { return queue.removeFirst() }
                 } else if let next = LimitWord.releasing(seen) {
                     if exchange(&seen, next) { return nil }  // the last waiter left meanwhile
@@ -206,6 +298,24 @@ public final class ConcurrencyLimit: @unchecked Sendable {
             }
         }
         next?.admit()
+        return true
+    }
+
+    /// Sets a maximum already in range, and gives the waiters the slots a higher one frees.
+    private func setBoundedMaximum(_ maximum: Int) {
+        let granted = waiters.withLock { queue -> [LimitWaiter] in
+            var seenMaximum = petal_atomic_word_load(maximumWord)
+            // FULL, as every move: the admissions that read the new maximum are ordered after it.
+            while petal_atomic_word_exchange(maximumWord, &seenMaximum, petal_word(maximum)) == 0 {}
+            var granted: [LimitWaiter] = []
+            var seen = petal_atomic_word_load(word)
+            while let next = LimitWord.granting(seen, maximum: maximum) {
+                if exchange(&seen, next) { granted.append(queue.removeFirst()) }
+            }
+            return granted
+        }
+        // Outside the lock, as a hand-over: each starts its operation, which may take the lock.
+        for waiter in granted { waiter.admit() }
     }
 
     /// A request reached a waiting operation: it leaves the queue, if it is still there.
@@ -226,13 +336,17 @@ public final class ConcurrencyLimit: @unchecked Sendable {
     /// given back when the future it returns resolves (at once if it never began).
     private func begin<Value>(_ result: FutureStorage<Value>, _ body: () throws -> Future<Value>) {
         let record = result.installedRecord.unsafelyUnwrapped
-        guard record._withUnsafeGuaranteedRef({ $0.openStartGate() }) else { return release() }
+        guard record._withUnsafeGuaranteedRef({ $0.openStartGate() }) else {
+            release()
+            return
+        }
         let operation: Future<Value>
         do {
             operation = try body()
         } catch {
             _ = result.fail(.rejected, error: error)
-            return release()
+            release()
+            return
         }
         let passing = operation.storage.propagatesRequests
         // Linked before the gate says PASSING, as `followStarted` does.
@@ -242,10 +356,11 @@ public final class ConcurrencyLimit: @unchecked Sendable {
         }
         let source = UncheckedSendableBox(operation.storage)
         let target = UncheckedSendableBox(result)
+        let start = controller?.clock.now
         operation.storage.subscribe(
             .resolved { [self] outcome in
                 _ = target.value.resolve(copying: source.value, kind: outcome.kind)
-                release()
+                if let start { finish(since: start) } else { release() }
             })
     }
 }

@@ -30,12 +30,23 @@ private final class Running: @unchecked Sendable {
 
 @Suite("Jobs: a concurrency limit under contention", .serialized)
 struct ConcurrencyLimitRaceTests {
+    /// How the maximum moves while the threads run.
+    enum Moving: String, CaseIterable, CustomTestStringConvertible {
+        case fixed, set, adaptive
+        var testDescription: String { rawValue }
+    }
+
     @Test(
-        "four threads submitting, finishing and giving up: the limit never exceeded, nothing admitted twice, nothing lost"
+        "four threads submitting, finishing and giving up: the limit never exceeded, nothing admitted twice, nothing lost",
+        arguments: Moving.allCases
     )
-    func contention() {
+    func contention(moving: Moving) {
+        // Whatever moves, the maximum stays within 1...4: no more than 4 ever run at once.
         let maximum = 4
-        let limit = ConcurrencyLimit(maximum: maximum, queue: 6)
+        let limit =
+            moving == .adaptive
+            ? ConcurrencyLimit(adaptive: AdaptiveLimit(range: 1...maximum, window: 8, backoff: 0.5), queue: 6)
+            : ConcurrencyLimit(maximum: maximum, queue: 6)
         let running = Running()
         let threads = 4
         let perThread = raceScaled(50_000)
@@ -71,7 +82,12 @@ struct ConcurrencyLimitRaceTests {
                 mine.append((future, starts))
                 // Fewer finishes than submissions, so that the limit fills, its queue too, and
                 // operations are refused; requests reach waiting and running operations alike.
-                switch generator.next() % 8 {
+                let draw = generator.next()
+                if moving == .set && draw % 16 == 7 {
+                    // Down or up while operations run and wait: raised, the waiters take the slots.
+                    limit.setMaximum(Int(draw / 16 % UInt64(maximum)) + 1)
+                }
+                switch draw % 8 {
                 case 0: future.requestCancellation()
                 case 1: _ = running.finishOne(newest: true)
                 case 2, 3, 4: _ = running.finishOne(newest: false)

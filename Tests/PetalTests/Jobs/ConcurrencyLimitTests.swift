@@ -5,7 +5,7 @@ import Testing
 @testable import Petal
 
 /// Operations whose promises the test resolves: each records that it began.
-private final class Operations: @unchecked Sendable {
+final class LimitOperations: @unchecked Sendable {
     // @unchecked: every field is reached under `lock`.
     private let lock = NSLock()
     private var promises: [Int: Promise<Int>] = [:]
@@ -40,7 +40,7 @@ struct ConcurrencyLimitTests {
     @Test("below the limit an operation runs at once and its slot is given back when it resolves")
     func belowTheLimit() {
         let limit = ConcurrencyLimit(maximum: 2, queue: 1)
-        let operations = Operations()
+        let operations = LimitOperations()
         let first = limit.run(operations.body(1))
         #expect(operations.order == [1])
         #expect(limit.inFlight == 1 && limit.waiting == 0)
@@ -52,7 +52,7 @@ struct ConcurrencyLimitTests {
     @Test("a full limit queues up to its queue, refuses the rest at once, and admits in FIFO order")
     func queueAndRefuse() {
         let limit = ConcurrencyLimit(maximum: 2, queue: 2)
-        let operations = Operations()
+        let operations = LimitOperations()
         let futures = (1...5).map { limit.run(operations.body($0)) }
         #expect(operations.order == [1, 2])
         #expect(limit.inFlight == 2 && limit.waiting == 2)
@@ -78,7 +78,7 @@ struct ConcurrencyLimitTests {
     @Test("isFull says whether the next operation would be refused, as the limit fills and drains")
     func isFullFollowsTheCounts() {
         let limit = ConcurrencyLimit(maximum: 2, queue: 1)
-        let operations = Operations()
+        let operations = LimitOperations()
         var full: [Bool] = [limit.isFull]
         let futures = (1...3).map { id -> Future<Int> in
             let future = limit.run(operations.body(id))
@@ -106,7 +106,7 @@ struct ConcurrencyLimitTests {
     @Test("a waiting operation whose consumer gave up leaves the queue and never starts")
     func waiterLeaves() {
         let limit = ConcurrencyLimit(maximum: 1, queue: 3)
-        let operations = Operations()
+        let operations = LimitOperations()
         let futures = (1...4).map { limit.run(operations.body($0)) }
         #expect(limit.waiting == 3)
         futures[2].requestCancellation()
@@ -127,7 +127,7 @@ struct ConcurrencyLimitTests {
     @Test("a request on a running operation reaches its producer; the slot frees when it stops")
     func requestOnRunning() {
         let limit = ConcurrencyLimit(maximum: 1, queue: 1)
-        let operations = Operations()
+        let operations = LimitOperations()
         _ = limit.run(operations.body(1))
         let second = limit.run(operations.body(2))
         operations.finish(1, with: 1)
@@ -141,7 +141,7 @@ struct ConcurrencyLimitTests {
     @Test("a chained request on the limit's first operation reaches it directly")
     func requestOnImmediate() {
         let limit = ConcurrencyLimit(maximum: 1)
-        let operations = Operations()
+        let operations = LimitOperations()
         let chained = limit.run(operations.body(1)).then { $0 * 2 }
         chained.requestCancellation()
         #expect(operations.stops(1) == 1)
@@ -151,7 +151,7 @@ struct ConcurrencyLimitTests {
     @Test("a body that throws rejects its operation and gives its slot back, waiting or not")
     func throwingBody() {
         let limit = ConcurrencyLimit(maximum: 1, queue: 1)
-        let operations = Operations()
+        let operations = LimitOperations()
         let thrown = limit.run { () throws -> Future<Int> in throw TestError(1) }
         #expect(describe(thrown.peek()) == "rejected(\(TestError(1)))")
         #expect(limit.inFlight == 0)
@@ -166,7 +166,7 @@ struct ConcurrencyLimitTests {
     func onAContext() {
         let limit = ConcurrencyLimit(maximum: 1, queue: 1)
         let queue = DispatchQueue(label: "limit")
-        let operations = Operations()
+        let operations = LimitOperations()
         let first = limit.run(on: queue, operations.body(1))
         queue.sync {}
         #expect(operations.order == [1])
@@ -184,7 +184,7 @@ struct ConcurrencyLimitTests {
         #expect(adjustmentReported("ConcurrencyLimit.queue", given: "-5", since: start))
         let huge = ConcurrencyLimit(maximum: .max, queue: .max)
         #expect(huge.maximum == ConcurrencyLimit.largestCount && huge.queue == ConcurrencyLimit.largestCount)
-        let operations = Operations()
+        let operations = LimitOperations()
         _ = tiny.run(operations.body(1))
         let refused = tiny.run(operations.body(2))
         #expect(refused.peek()?.error is ConcurrencyLimitExceededError)

@@ -1,0 +1,108 @@
+/// How an adaptive ``ConcurrencyLimit`` moves its ``ConcurrencyLimit/maximum`` with the load:
+/// down when the operations it admits take longer than they do in calm, up again while they
+/// do not and the limit is reached (additive increase, multiplicative decrease on latency, as
+/// Netflix's concurrency-limits and TCP Vegas do).
+///
+/// ```swift
+/// // Between 2 and 32 requests at once, 8 to start with: fewer when the requests it admits
+/// // take more than 1.3 times their calm time (the work competes for the CPU).
+/// let limit = ConcurrencyLimit(
+///     adaptive: AdaptiveLimit(range: 2...32, initial: 8, tolerance: 1.3), queue: 2)
+/// ```
+///
+/// Why: a fixed limit is sized for calm. Past a server's capacity (clients that ask again the
+/// moment they are refused, say), refusing costs CPU too, and the work admitted then gets less
+/// of it than in calm: with as many operations admitted as in calm, each takes longer, and the
+/// tail of what the server does answer grows. A limit that comes down until the admitted work
+/// takes its calm time again keeps that tail, and goes back up when the load does.
+///
+/// How, every ``window`` operations finished:
+/// - The window's mean time in flight (from admission to the future's resolution) is compared
+///   with the **baseline**: the lowest window mean seen over the last ``baselineLifetime``
+///   (so that a backend that became lastingly slower becomes the new calm after that time).
+/// - Above ``tolerance`` times the baseline: the maximum is multiplied by ``backoff`` (at least
+///   one less), down to the lower bound of ``range``.
+/// - Otherwise, if the limit was reached during the window (an operation finished with every
+///   slot taken or something waiting): one more, up to the upper bound of ``range``.
+///
+/// Cost: two readings of the limit's clock and a short lock per operation, on top of the fixed
+/// limit's two compare-and-swaps.
+public struct AdaptiveLimit: Sendable, Hashable {
+    /// The bounds of the maximum. A lower bound below 1 is 1; an upper bound above
+    /// ``ConcurrencyLimit/largestCount`` is that.
+    public var range: ClosedRange<Int>
+    /// The maximum to start with: brought into ``range``.
+    public var initial: Int
+    /// How much longer than the baseline the window's mean may be before the maximum comes
+    /// down. Below 1 (or not a finite number): 1.
+    public var tolerance: Double
+    /// Operations finished per decision. Below 1: 1.
+    public var window: Int
+    /// The factor that brings the maximum down. Outside `0.1...0.99` (or not a finite number):
+    /// 0.9.
+    public var backoff: Double
+    /// How long a baseline lasts. Not positive: 30 seconds.
+    public var baselineLifetime: Duration
+
+    /// A limit between `range`'s bounds, starting at `initial` (its upper bound if nil), that
+    /// comes down by `backoff` when a window of `window` operations takes more than
+    /// `tolerance` times the baseline, and up by one otherwise while it is reached.
+    ///
+    /// Any value is accepted, as a policy read from configuration may hold anything: each
+    /// property says what a value out of its range means, and ``ConcurrencyLimit`` reports
+    /// each such value once, as an ``PetalDiagnostic/Kind/adjustedArgument``.
+    public init(
+        range: ClosedRange<Int>, initial: Int? = nil, tolerance: Double = 1.5, window: Int = 50,
+        backoff: Double = 0.9, baselineLifetime: Duration = .seconds(30)
+    ) {
+        self.range = range
+        self.initial = initial ?? range.upperBound
+        self.tolerance = tolerance
+        self.window = window
+        self.backoff = backoff
+        self.baselineLifetime = baselineLifetime
+    }
+
+    static let defaultBackoff = 0.9
+    static let defaultBaselineLifetime = Duration.seconds(30)
+
+    var boundedRange: ClosedRange<Int> {
+        let lower = Swift.min(Swift.max(range.lowerBound, 1), ConcurrencyLimit.largestCount)
+        let upper = Swift.min(Swift.max(range.upperBound, lower), ConcurrencyLimit.largestCount)
+        return lower...upper
+    }
+
+    var boundedInitial: Int { boundedRange.clamping(initial) }
+
+    var boundedTolerance: Double { tolerance.isFinite ? Swift.max(tolerance, 1) : 1 }
+
+    var boundedWindow: Int { Swift.max(window, 1) }
+
+    var boundedBackoff: Double {
+        backoff.isFinite && (0.1...0.99).contains(backoff) ? backoff : Self.defaultBackoff
+    }
+
+    var boundedBaselineLifetime: Duration {
+        baselineLifetime > .zero ? baselineLifetime : Self.defaultBaselineLifetime
+    }
+
+    /// Reports, as an ``PetalDiagnostic/Kind/adjustedArgument``, each property whose value is out
+    /// of its range.
+    func reportAdjustments() {
+        func report(_ name: StaticString, _ given: some CustomStringConvertible, _ used: some CustomStringConvertible) {
+            PetalDiagnostics.report(.named(.adjustedArgument, name), details: ["given": "\(given)", "used": "\(used)"])
+        }
+        if boundedRange != range { report("AdaptiveLimit.range", range, boundedRange) }
+        if boundedInitial != initial { report("AdaptiveLimit.initial", initial, boundedInitial) }
+        if boundedTolerance != tolerance { report("AdaptiveLimit.tolerance", tolerance, boundedTolerance) }
+        if boundedWindow != window { report("AdaptiveLimit.window", window, boundedWindow) }
+        if boundedBackoff != backoff { report("AdaptiveLimit.backoff", backoff, boundedBackoff) }
+        if boundedBaselineLifetime != baselineLifetime { report("AdaptiveLimit.baselineLifetime", baselineLifetime, boundedBaselineLifetime) }
+    }
+}
+
+extension ClosedRange where Bound == Int {
+    fileprivate func clamping(_ value: Int) -> Int {
+        Swift.min(Swift.max(value, lowerBound), upperBound)
+    }
+}

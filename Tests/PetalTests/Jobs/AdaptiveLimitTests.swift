@@ -1,0 +1,204 @@
+import CPetal
+import Testing
+
+@testable import Petal
+
+@Suite("Jobs: a concurrency limit whose maximum moves")
+struct AdaptiveLimitTests {
+    @Test("a raised maximum gives its new slots to the waiters at once, oldest first")
+    func raisedMaximumAdmitsWaiters() {
+        let limit = ConcurrencyLimit(maximum: 1, queue: 4)
+        let operations = LimitOperations()
+        let futures = (1...5).map { limit.run(operations.body($0)) }
+        #expect(operations.order == [1] && limit.waiting == 4)
+        limit.setMaximum(3)
+        #expect(limit.maximum == 3)
+        #expect(operations.order == [1, 2, 3])
+        #expect(limit.inFlight == 3 && limit.waiting == 2)
+        // Past the waiters, a raise admits nothing more.
+        limit.setMaximum(10)
+        #expect(operations.order == [1, 2, 3, 4, 5] && limit.inFlight == 5 && limit.waiting == 0)
+        for id in 1...5 { operations.finish(id, with: id) }
+        #expect(futures.map { describe($0.peek()) } == (1...5).map { "fulfilled(\($0))" })
+        #expect(limit.inFlight == 0)
+    }
+
+    @Test("a lowered maximum lets running operations finish, and admits again only below it")
+    func loweredMaximumDrains() {
+        let limit = ConcurrencyLimit(maximum: 3, queue: 2)
+        let operations = LimitOperations()
+        let futures = (1...5).map { limit.run(operations.body($0)) }
+        #expect(operations.order == [1, 2, 3] && limit.waiting == 2)
+        limit.setMaximum(1)
+        #expect(limit.inFlight == 3 && limit.isFull)
+        let refused = limit.run(operations.body(6))
+        #expect(describe(refused.peek()) == "rejected(\(ConcurrencyLimitExceededError(maximum: 1, queue: 2)))")
+        // Two finish: each gives its slot back instead of handing it over, down to the maximum.
+        operations.finish(1, with: 1)
+        operations.finish(2, with: 2)
+        #expect(operations.order == [1, 2, 3] && limit.inFlight == 1 && limit.waiting == 2)
+        // The third hands its slot to the oldest waiter: one in flight at a time from now on.
+        operations.finish(3, with: 3)
+        #expect(operations.order == [1, 2, 3, 4] && limit.inFlight == 1 && limit.waiting == 1)
+        operations.finish(4, with: 4)
+        operations.finish(5, with: 5)
+        #expect(futures.map { describe($0.peek()) } == (1...5).map { "fulfilled(\($0))" })
+        #expect(limit.inFlight == 0 && limit.waiting == 0)
+        // Without waiters, a lowered maximum refuses what it no longer admits.
+        let fresh = limit.run(operations.body(7))
+        let over = limit.run(operations.body(8))
+        #expect(limit.inFlight == 1 && limit.waiting == 1 && over.peek() == nil)
+        operations.finish(7, with: 7)
+        operations.finish(8, with: 8)
+        #expect(describe(fresh.peek()) == "fulfilled(7)" && describe(over.peek()) == "fulfilled(8)")
+    }
+
+    @Test("hostile maximums set are read as documented and reported")
+    func hostileMaximumSet() {
+        let limit = ConcurrencyLimit(maximum: 2)
+        let start = adjustedArguments.events.count
+        limit.setMaximum(-3)
+        #expect(limit.maximum == 1)
+        #expect(adjustmentReported("ConcurrencyLimit.maximum", given: "-3", since: start))
+        limit.setMaximum(.max)
+        #expect(limit.maximum == ConcurrencyLimit.largestCount)
+        #expect(limit.adaptive == nil && limit.baselineLatency == nil)
+    }
+
+    @Test("the word's moves when the maximum moves: shed above it, grant below it, only with waiters")
+    func wordMoves() {
+        let waiting = LimitWord.queueing(3, maximum: 3, queue: 2)!  // three in flight, one waiting
+        #expect(LimitWord.shedding(waiting, maximum: 2) == waiting - 1)
+        #expect(LimitWord.shedding(waiting, maximum: 3) == nil)
+        #expect(LimitWord.shedding(3, maximum: 1) == nil)  // nothing waits: the lock-free release
+        let granted = LimitWord.granting(waiting, maximum: 4)!
+        #expect(LimitWord.inFlight(granted) == 4 && LimitWord.waiting(granted) == 0)
+        #expect(LimitWord.granting(waiting, maximum: 3) == nil)
+        #expect(LimitWord.granting(1, maximum: 4) == nil)  // nobody to grant
+    }
+
+    /// Runs `count` operations of `milliseconds` each on the manual clock, `together` at a
+    /// time (each group admitted, then the clock advanced, then finished).
+    private func run(
+        _ count: Int, taking milliseconds: Int, together: Int, on limit: ConcurrencyLimit, clock: DeadlineClock,
+        operations: LimitOperations, from first: Int
+    ) -> Int {
+        var id = first
+        var left = count
+        while left > 0 {
+            let group = Swift.min(together, left)
+            let ids = id..<(id + group)
+            let futures = ids.map { limit.run(operations.body($0)) }
+            clock.advance(by: .milliseconds(milliseconds))
+            for each in ids { operations.finish(each, with: each) }
+            #expect(futures.allSatisfy { $0.peek()?.value != nil })
+            id += group
+            left -= group
+        }
+        return id
+    }
+
+    @Test("adaptive: up by one a window while reached and calm, down by the backoff when slower")
+    func additiveIncreaseMultiplicativeDecrease() {
+        let clock = DeadlineClock.manual()
+        let limit = ConcurrencyLimit(
+            adaptive: AdaptiveLimit(range: 2...5, initial: 4, tolerance: 1.5, window: 4, backoff: 0.5), clock: clock)
+        let operations = LimitOperations()
+        #expect(limit.maximum == 4 && limit.baselineLatency == nil)
+        // A window of 4 ms operations, 4 at a time: the limit reached, the baseline set, one more.
+        var id = run(4, taking: 4, together: 4, on: limit, clock: clock, operations: operations, from: 1)
+        #expect(limit.maximum == 5 && limit.baselineLatency == .milliseconds(4))
+        // 6 ms is within the tolerance (1.5 times 4), and 2 at a time does not reach 5: no move.
+        id = run(4, taking: 6, together: 2, on: limit, clock: clock, operations: operations, from: id)
+        #expect(limit.maximum == 5)
+        // Reached and calm at the upper bound: it holds.
+        id = run(8, taking: 4, together: 5, on: limit, clock: clock, operations: operations, from: id)
+        #expect(limit.maximum == 5)
+        // Slower than 1.5 times the baseline: halved, and never below the lower bound.
+        id = run(4, taking: 7, together: 2, on: limit, clock: clock, operations: operations, from: id)
+        #expect(limit.maximum == 2)
+        id = run(4, taking: 20, together: 2, on: limit, clock: clock, operations: operations, from: id)
+        #expect(limit.maximum == 2)
+        // Calm again, and reached: back up a slot a window.
+        id = run(4, taking: 4, together: 2, on: limit, clock: clock, operations: operations, from: id)
+        #expect(limit.maximum == 3)
+        _ = run(4, taking: 4, together: 3, on: limit, clock: clock, operations: operations, from: id)
+        #expect(limit.maximum == 4)
+        #expect(limit.inFlight == 0 && limit.baselineLatency == .milliseconds(4))
+    }
+
+    @Test("adaptive: the baseline is the lowest window of its lifetime, then the slower calm of now")
+    func baselineLifetime() {
+        let clock = DeadlineClock.manual()
+        let limit = ConcurrencyLimit(
+            adaptive: AdaptiveLimit(range: 1...8, initial: 2, window: 2, baselineLifetime: .seconds(1)), clock: clock)
+        let operations = LimitOperations()
+        var id = run(2, taking: 2, together: 2, on: limit, clock: clock, operations: operations, from: 1)
+        #expect(limit.baselineLatency == .milliseconds(2) && limit.maximum == 3)
+        // The backend becomes lastingly slower (5 ms): the limit comes down while the 2 ms
+        // baseline lasts; a lifetime later, 5 ms is the baseline and the limit grows again.
+        id = run(4, taking: 5, together: 1, on: limit, clock: clock, operations: operations, from: id)
+        #expect(limit.maximum == 1)
+        clock.advance(by: .seconds(1))
+        for _ in 0..<3 {
+            id = run(2, taking: 5, together: 1, on: limit, clock: clock, operations: operations, from: id)
+        }
+        #expect(limit.maximum == 1 && limit.baselineLatency == .milliseconds(2))
+        clock.advance(by: .seconds(1))
+        id = run(2, taking: 5, together: 1, on: limit, clock: clock, operations: operations, from: id)
+        #expect(limit.baselineLatency == .milliseconds(5))
+        #expect(limit.maximum == 2)
+        #expect(limit.inFlight == 0)
+    }
+
+    @Test("adaptive: queued operations are timed from their admission, and a rise admits them")
+    func queuedOperationsTimedFromAdmission() {
+        let clock = DeadlineClock.manual()
+        let limit = ConcurrencyLimit(
+            adaptive: AdaptiveLimit(range: 1...4, initial: 1, window: 2), queue: 4, clock: clock)
+        let operations = LimitOperations()
+        let futures = (1...3).map { limit.run(operations.body($0)) }
+        #expect(operations.order == [1] && limit.waiting == 2)
+        // Each runs 3 ms once admitted, whatever it waited: two windows at the baseline, reached.
+        clock.advance(by: .milliseconds(3))
+        operations.finish(1, with: 1)  // hands over to 2
+        clock.advance(by: .milliseconds(3))
+        operations.finish(2, with: 2)  // hands over to 3; a window of 3 ms, reached: up to 2
+        #expect(limit.baselineLatency == .milliseconds(3) && limit.maximum == 2)
+        #expect(operations.order == [1, 2, 3] && limit.inFlight == 1 && limit.waiting == 0)
+        clock.advance(by: .milliseconds(3))
+        operations.finish(3, with: 3)
+        #expect(futures.allSatisfy { $0.peek()?.value != nil })
+        #expect(limit.inFlight == 0)
+    }
+
+    @Test("hostile adaptive policies are read as documented and reported")
+    func hostilePolicies() {
+        let start = adjustedArguments.events.count
+        let policy = AdaptiveLimit(
+            range: -4...0, initial: 9, tolerance: .nan, window: 0, backoff: 2, baselineLifetime: .seconds(-1))
+        let limit = ConcurrencyLimit(adaptive: policy, queue: -1)
+        #expect(limit.maximum == 1 && limit.queue == 0 && limit.adaptive?.range == -4...0)
+        for parameter in ["range", "initial", "tolerance", "window", "backoff", "baselineLifetime"] {
+            #expect(
+                adjustedArguments.events.dropFirst(start).contains { $0.parameter == "AdaptiveLimit.\(parameter)" },
+                "AdaptiveLimit.\(parameter)")
+        }
+        #expect(adjustmentReported("ConcurrencyLimit.queue", given: "-1", since: start))
+        #expect(policy.boundedRange == 1...1 && policy.boundedTolerance == 1 && policy.boundedWindow == 1)
+        #expect(policy.boundedBackoff == 0.9 && policy.boundedBaselineLifetime == .seconds(30))
+        let huge = AdaptiveLimit(range: 1...Int.max, tolerance: .infinity)
+        #expect(huge.boundedRange == 1...ConcurrencyLimit.largestCount && huge.boundedInitial == ConcurrencyLimit.largestCount)
+        #expect(huge.boundedTolerance == 1)
+        // A window of one operation on a limit of one: decisions at every operation, nothing lost.
+        let clock = DeadlineClock.manual()
+        let tiny = ConcurrencyLimit(adaptive: policy, clock: clock)
+        let operations = LimitOperations()
+        for id in 1...3 {
+            let future = tiny.run(operations.body(id))
+            clock.advance(by: .milliseconds(id))
+            operations.finish(id, with: id)
+            #expect(future.peek()?.value == id && tiny.maximum == 1)
+        }
+    }
+}
