@@ -5,7 +5,7 @@
  * The word's moves, each a FULL compare-and-swap (sequentially consistent here) from the value
  * a load saw, retried from the value found when it fails:
  *   admit      (lock-free)  waiting == 0 && in flight < max  ->  in flight + 1
- *   queue      (locked)     in flight >= max && waiting < QUEUE -> waiting + 1, and enqueue
+ *   queue      (locked)     in flight >= max && waiting < QBOUND -> waiting + 1, and enqueue
  *   release    (lock-free)  waiting == 0 && in flight > 0  ->  in flight - 1
  *   hand over  (locked)     waiting > 0 && in flight <= max ->  waiting - 1, dequeue the head, which runs
  *   leave      (locked)     a queued operation asked to cancel: dequeued, waiting - 1
@@ -16,7 +16,9 @@
  * The maximum moves (RESIZE: ConcurrencyLimit.setMaximum, which an adaptive limit calls): a
  * Resizer sets it to MAX_LOW or MAX_HIGH under the lock, RESIZES times, then grants while it
  * can. The lock-free admit reads the maximum before the word, so it may admit under a maximum
- * that has since come down (in flight above the maximum, never above MAX_HIGH).
+ * that has since come down (in flight above the maximum, never above MAX_HIGH). The queue's
+ * bound moves with the maximum (QUEUE at MAX_HIGH, in proportion below), as an adaptive limit's
+ * does: lowered, it stops new waiters, and those already waiting stay.
  * An operation enters by the lock-free admit; failing it, under the lock: admit, else queue,
  * else it is refused. An operation that finishes releases: lock-free while nothing waits, else
  * under the lock: hand over if something waits, else release (the last waiter left meanwhile).
@@ -49,6 +51,10 @@
 #define RESIZES 2
 #endif
 #define MAX MAX_HIGH
+/* An adaptive limit's queue moves with its maximum: QUEUE at MAX_HIGH (its initial maximum). */
+#define QBOUND ((QUEUE * max) / MAX_HIGH)
+#else
+#define QBOUND QUEUE
 #endif
 #ifndef MAX
 #define MAX 1
@@ -178,7 +184,7 @@ proctype Operation(byte self) {
         /* The bug: counted first, queued under the lock later. */
         atomic {
             if
-            :: inflight >= max && waiting < QUEUE -> waiting++; entry = 2
+            :: inflight >= max && waiting < QBOUND -> waiting++; entry = 2
             :: else -> skip
             fi
         };
@@ -198,9 +204,9 @@ proctype Operation(byte self) {
                     fi
                 }
 #ifdef QUEUE_WITH_FREE_SLOT
-            :: seen_wait < QUEUE ->
+            :: seen_wait < QBOUND ->
 #else
-            :: seen_in >= max && seen_wait < QUEUE ->
+            :: seen_in >= max && seen_wait < QBOUND ->
 #endif
                 atomic {
                     if

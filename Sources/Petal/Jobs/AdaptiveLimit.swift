@@ -1,7 +1,7 @@
 /// How an adaptive ``ConcurrencyLimit`` moves its ``ConcurrencyLimit/maximum`` with the load:
-/// down when the operations it admits take longer than they do in calm, up again while they
-/// do not and the limit is reached (additive increase, multiplicative decrease on latency, as
-/// Netflix's concurrency-limits and TCP Vegas do).
+/// down when the operations it admits take longer than they do in calm or are cancelled, up
+/// again while they do not and the limit is reached (additive increase, multiplicative
+/// decrease, as TCP and Netflix's concurrency-limits do).
 ///
 /// ```swift
 /// // Between 2 and 32 requests at once, 8 to start with: fewer when the requests it admits
@@ -18,12 +18,20 @@
 ///
 /// How, every ``window`` operations finished:
 /// - The window's mean time in flight (from admission to the future's resolution) is compared
-///   with the **baseline**: the lowest window mean seen over the last ``baselineLifetime``
-///   (so that a backend that became lastingly slower becomes the new calm after that time).
-/// - Above ``tolerance`` times the baseline: the maximum is multiplied by ``backoff`` (at least
-///   one less), down to the lower bound of ``range``.
-/// - Otherwise, if the limit was reached during the window (an operation finished with every
-///   slot taken or something waiting): one more, up to the upper bound of ``range``.
+///   with the **baseline**: the mean of the calm windows (those within the tolerance) of the
+///   last ``baselineLifetime``, the lower of its two halves'. A half with no calm window
+///   counts all of its windows: a backend that became lastingly slower is the new calm after
+///   a lifetime.
+/// - Above ``tolerance`` times the baseline, or with an operation cancelled (its deadline
+///   passed, or its consumers gave up: the sign of overload that a lost packet is to TCP):
+///   the maximum is multiplied by ``backoff`` (at least one less), down to the lower bound of
+///   ``range``.
+/// - Otherwise, if the limit was reached (an operation finished with every slot taken or
+///   something waiting) in ``growthWindows`` such windows in a row: one more, up to the upper
+///   bound of ``range``. Growing slower than it shrinks keeps it from climbing back into the
+///   overload it just left.
+///
+/// The queue moves with the maximum (see ``ConcurrencyLimit/queue``).
 ///
 /// Cost: two readings of the limit's clock and a short lock per operation, on top of the fixed
 /// limit's two compare-and-swaps.
@@ -38,6 +46,9 @@ public struct AdaptiveLimit: Sendable, Hashable {
     public var tolerance: Double
     /// Operations finished per decision. Below 1: 1.
     public var window: Int
+    /// Calm windows in a row, with the limit reached, before the maximum grows by one. Below
+    /// 1: 1.
+    public var growthWindows: Int
     /// The factor that brings the maximum down. Outside `0.1...0.99` (or not a finite number):
     /// 0.9.
     public var backoff: Double
@@ -46,19 +57,21 @@ public struct AdaptiveLimit: Sendable, Hashable {
 
     /// A limit between `range`'s bounds, starting at `initial` (its upper bound if nil), that
     /// comes down by `backoff` when a window of `window` operations takes more than
-    /// `tolerance` times the baseline, and up by one otherwise while it is reached.
+    /// `tolerance` times the baseline or has one cancelled, and up by one after
+    /// `growthWindows` other windows in a row that reach it.
     ///
     /// Any value is accepted, as a policy read from configuration may hold anything: each
     /// property says what a value out of its range means, and ``ConcurrencyLimit`` reports
     /// each such value once, as an ``PetalDiagnostic/Kind/adjustedArgument``.
     public init(
         range: ClosedRange<Int>, initial: Int? = nil, tolerance: Double = 1.5, window: Int = 50,
-        backoff: Double = 0.9, baselineLifetime: Duration = .seconds(30)
+        growthWindows: Int = 4, backoff: Double = 0.9, baselineLifetime: Duration = .seconds(30)
     ) {
         self.range = range
         self.initial = initial ?? range.upperBound
         self.tolerance = tolerance
         self.window = window
+        self.growthWindows = growthWindows
         self.backoff = backoff
         self.baselineLifetime = baselineLifetime
     }
@@ -78,6 +91,8 @@ public struct AdaptiveLimit: Sendable, Hashable {
 
     var boundedWindow: Int { Swift.max(window, 1) }
 
+    var boundedGrowthWindows: Int { Swift.max(growthWindows, 1) }
+
     var boundedBackoff: Double {
         backoff.isFinite && (0.1...0.99).contains(backoff) ? backoff : Self.defaultBackoff
     }
@@ -96,8 +111,13 @@ public struct AdaptiveLimit: Sendable, Hashable {
         if boundedInitial != initial { report("AdaptiveLimit.initial", initial, boundedInitial) }
         if boundedTolerance != tolerance { report("AdaptiveLimit.tolerance", tolerance, boundedTolerance) }
         if boundedWindow != window { report("AdaptiveLimit.window", window, boundedWindow) }
+        if boundedGrowthWindows != growthWindows {
+            report("AdaptiveLimit.growthWindows", growthWindows, boundedGrowthWindows)
+        }
         if boundedBackoff != backoff { report("AdaptiveLimit.backoff", backoff, boundedBackoff) }
-        if boundedBaselineLifetime != baselineLifetime { report("AdaptiveLimit.baselineLifetime", baselineLifetime, boundedBaselineLifetime) }
+        if boundedBaselineLifetime != baselineLifetime {
+            report("AdaptiveLimit.baselineLifetime", baselineLifetime, boundedBaselineLifetime)
+        }
     }
 }
 

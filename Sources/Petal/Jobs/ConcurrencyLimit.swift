@@ -32,7 +32,9 @@ public final class ConcurrencyLimit: @unchecked Sendable {
     // @unchecked: `word` and `maximumWord` are reached only through C atomics, at addresses of
     // their own; the queue only under its lock; everything else is immutable or Sendable.
 
-    /// Operations waiting at most.
+    /// Operations waiting at most. An adaptive limit's queue moves with its maximum: `queue` at
+    /// its initial maximum, and in proportion to the maximum, rounded down, from there (see
+    /// ``currentQueue``).
     public let queue: Int
     /// How the maximum moves with the load; nil for a maximum that moves only when set.
     public let adaptive: AdaptiveLimit?
@@ -41,6 +43,8 @@ public final class ConcurrencyLimit: @unchecked Sendable {
     /// The maximum: read without the lock, changed only with it held.
     private let maximumWord: UnsafeMutablePointer<petal_atomic_word>
     private let controller: LimitController?
+    /// The maximum at which the queue holds `queue` (an adaptive limit's initial maximum).
+    private let queueAtMaximum: Int
     private let waiters = PosixLock(LimitQueue())
     private let refused = AtomicCounter()
 
@@ -56,6 +60,7 @@ public final class ConcurrencyLimit: @unchecked Sendable {
         self.queue = Self.boundedQueue(queue)
         adaptive = nil
         controller = nil
+        queueAtMaximum = 0
         word = .allocate(capacity: 1)
         word.initialize(to: petal_atomic_word(value: 0))
         maximumWord = .allocate(capacity: 1)
@@ -69,7 +74,10 @@ public final class ConcurrencyLimit: @unchecked Sendable {
     ///   - adaptive: The bounds of the maximum, where it starts, and how it moves. Values out of
     ///     range are reported (an ``PetalDiagnostic/Kind/adjustedArgument``) and adjusted as its
     ///     properties say.
-    ///   - queue: Operations waiting at most, as in ``init(maximum:queue:)``.
+    ///   - queue: Operations waiting at the initial maximum; the queue moves with the maximum
+    ///     (half the maximum, half the queue), so that an operation waits about as long,
+    ///     relative to its own time, whatever the maximum: a queue that stayed as long while the
+    ///     maximum came down would add to each operation's wait what the lower maximum saved.
     ///   - clock: The clock that times the operations: `.manual` in tests, to decide what each
     ///     operation takes.
     public init(adaptive: AdaptiveLimit, queue: Int = 0, clock: DeadlineClock = .continuous) {
@@ -77,6 +85,7 @@ public final class ConcurrencyLimit: @unchecked Sendable {
         self.queue = Self.boundedQueue(queue)
         self.adaptive = adaptive
         controller = LimitController(adaptive, clock: clock)
+        queueAtMaximum = adaptive.boundedInitial
         word = .allocate(capacity: 1)
         word.initialize(to: petal_atomic_word(value: 0))
         maximumWord = .allocate(capacity: 1)
@@ -127,8 +136,17 @@ public final class ConcurrencyLimit: @unchecked Sendable {
         setBoundedMaximum(Self.boundedMaximum(maximum))
     }
 
-    /// The time in flight an adaptive limit compares with (the lowest window mean of its
-    /// baseline's lifetime); nil for a limit that is not adaptive, or before its first window.
+    /// Operations waiting at most, now: ``queue``, or for an adaptive limit ``queue`` times the
+    /// maximum over its initial maximum, rounded down.
+    public var currentQueue: Int { queueBound(maximum: maximum) }
+
+    private func queueBound(maximum: Int) -> Int {
+        // Both at most 2^32 - 1: the product fits.
+        queueAtMaximum == 0 ? queue : queue * maximum / queueAtMaximum
+    }
+
+    /// The time in flight an adaptive limit compares with (the mean of its calm windows, see
+    /// ``AdaptiveLimit``); nil for a limit that is not adaptive, or before its first window.
     public var baselineLatency: Duration? {
         guard let baseline = controller?.baseline, baseline.isFinite else { return nil }
         return .nanoseconds(Int64(baseline))
@@ -147,7 +165,8 @@ public final class ConcurrencyLimit: @unchecked Sendable {
     /// layer, say), while ``run(on:_:)`` still decides for the work let through.
     public var isFull: Bool {
         let word = petal_atomic_word_load(word)
-        return LimitWord.inFlight(word) >= maximum && LimitWord.waiting(word) >= queue
+        let maximum = maximum
+        return LimitWord.inFlight(word) >= maximum && LimitWord.waiting(word) >= queueBound(maximum: maximum)
     }
 
     /// Operations refused so far.
@@ -179,7 +198,10 @@ public final class ConcurrencyLimit: @unchecked Sendable {
             }
             if let controller {
                 let start = controller.clock.now
-                operation.storage.subscribe(.resolved { [self] _ in finish(since: start) })
+                operation.storage.subscribe(
+                    .resolved { [self] outcome in
+                        finish(since: start, cancelled: outcome.kind == .cancelled)
+                    })
             } else {
                 operation.storage.subscribe(.resolved { [self] _ in release() })
             }
@@ -208,9 +230,9 @@ public final class ConcurrencyLimit: @unchecked Sendable {
             // After the gate's own answer (which cancels the future), a request takes the
             // operation out of the queue.
             result.addCancellationAction { [self] in leave(waiter) }
-        case .refused(let refusedAt):
+        case .refused(let maximum, let queue):
             refused.increment()
-            _ = result.fail(.rejected, error: ConcurrencyLimitExceededError(maximum: refusedAt, queue: queue))
+            _ = result.fail(.rejected, error: ConcurrencyLimitExceededError(maximum: maximum, queue: queue))
         }
         return Future(storage: result)
     }
@@ -237,8 +259,8 @@ public final class ConcurrencyLimit: @unchecked Sendable {
 
     private enum Entry {
         case admitted, queued
-        /// Refused under this maximum.
-        case refused(Int)
+        /// Refused under this maximum and queue.
+        case refused(Int, Int)
     }
 
     /// A slot, else a place in the queue (`waiter` is queued), else neither: decided under the
@@ -247,17 +269,18 @@ public final class ConcurrencyLimit: @unchecked Sendable {
         waiters.withLock { queue in
             // The maximum changes only under this lock: it holds for the whole decision.
             let maximum = maximum
+            let queueBound = queueBound(maximum: maximum)
             var seen = petal_atomic_word_load(word)
             while true {
                 if let next = LimitWord.admitting(seen, maximum: maximum) {
                     if exchange(&seen, next) { return .admitted }
-                } else if let next = LimitWord.queueing(seen, maximum: maximum, queue: self.queue) {
+                } else if let next = LimitWord.queueing(seen, maximum: maximum, queue: queueBound) {
                     if exchange(&seen, next) {
                         queue.append(waiter)
                         return .queued
                     }
                 } else {
-                    return .refused(maximum)
+                    return .refused(maximum, queueBound)
                 }
             }
         }
@@ -265,9 +288,10 @@ public final class ConcurrencyLimit: @unchecked Sendable {
 
     /// An operation timed by an adaptive limit finished: its slot is given back, and its time
     /// counted, which may move the maximum.
-    private func finish(since start: ContinuousClock.Instant) {
+    private func finish(since start: ContinuousClock.Instant, cancelled: Bool) {
         let reached = release()
-        if let next = controller.unsafelyUnwrapped.record(since: start, reached: reached, maximum: maximum) {
+        let controller = controller.unsafelyUnwrapped
+        if let next = controller.record(since: start, reached: reached, cancelled: cancelled, maximum: maximum) {
             setBoundedMaximum(next)
         }
     }
@@ -360,7 +384,7 @@ public final class ConcurrencyLimit: @unchecked Sendable {
         operation.storage.subscribe(
             .resolved { [self] outcome in
                 _ = target.value.resolve(copying: source.value, kind: outcome.kind)
-                if let start { finish(since: start) } else { release() }
+                if let start { finish(since: start, cancelled: outcome.kind == .cancelled) } else { release() }
             })
     }
 }

@@ -5,6 +5,7 @@ final class LimitController: Sendable {
     private let range: ClosedRange<Int>
     private let tolerance: Double
     private let window: Int
+    private let growthWindows: Int
     private let backoff: Double
     private let baselineLifetime: Duration
     private let state: PosixLock<State>
@@ -15,12 +16,27 @@ final class LimitController: Sendable {
         var count = 0
         /// Whether an operation of the window finished with the limit reached.
         var reached = false
-        /// The lowest window mean of this period of the baseline's lifetime and of the one
-        /// before (half a lifetime each, so that the baseline is at most a lifetime old and at
-        /// least half of one).
-        var lowest: Double = .infinity
-        var lowestBefore: Double = .infinity
+        /// Whether an operation of the window was cancelled (its deadline passed, or its
+        /// consumers gave up on it).
+        var cancelled = false
+        /// Calm windows in a row with the limit reached.
+        var calmWindows = 0
+        /// The means of this period's calm windows (within the tolerance), summed and counted,
+        /// and the mean of the period before (half a lifetime each, so that the baseline is at
+        /// most a lifetime old and at least half of one).
+        var periodTotal: Double = 0
+        var periodWindows = 0
+        /// The means of all this period's windows, for a period with no calm one: a backend
+        /// lastingly slower is the new calm after it.
+        var periodAllTotal: Double = 0
+        var periodAllWindows = 0
+        var meanBefore: Double = .infinity
         var periodStart: ContinuousClock.Instant
+
+        /// The lower of this period's mean and the one before's.
+        var baseline: Double {
+            Swift.min(periodWindows == 0 ? .infinity : periodTotal / Double(periodWindows), meanBefore)
+        }
     }
 
     init(_ policy: AdaptiveLimit, clock: DeadlineClock) {
@@ -28,21 +44,22 @@ final class LimitController: Sendable {
         range = policy.boundedRange
         tolerance = policy.boundedTolerance
         window = policy.boundedWindow
+        growthWindows = policy.boundedGrowthWindows
         backoff = policy.boundedBackoff
         baselineLifetime = policy.boundedBaselineLifetime
         state = PosixLock(State(periodStart: clock.now))
     }
 
-    /// The lowest window mean the decisions compare with, in nanoseconds (infinity before the
+    /// The time in flight the decisions compare with, in nanoseconds (infinity before the
     /// first window).
     var baseline: Double {
-        state.withLock { Swift.min($0.lowest, $0.lowestBefore) }
+        state.withLock { $0.baseline }
     }
 
-    /// Counts an operation that was in flight since `start`, and finished with the limit
-    /// `reached` or not; returns the new maximum when this ends a window that moves it from
+    /// Counts an operation that was in flight since `start`, and finished `cancelled` or not,
+    /// with the limit `reached` or not; returns the new maximum when this ends a window that moves it from
     /// `maximum`.
-    func record(since start: ContinuousClock.Instant, reached: Bool, maximum: Int) -> Int? {
+    func record(since start: ContinuousClock.Instant, reached: Bool, cancelled: Bool, maximum: Int) -> Int? {
         let now = clock.now
         let elapsed = now - start
         let (seconds, attoseconds) = elapsed.components
@@ -51,25 +68,50 @@ final class LimitController: Sendable {
             state.total += nanoseconds
             state.count += 1
             state.reached = state.reached || reached
+            state.cancelled = state.cancelled || cancelled
             guard state.count >= window else { return nil }
             let mean = state.total / Double(state.count)
             let wasReached = state.reached
+            let wasCancelled = state.cancelled
             state.total = 0
             state.count = 0
             state.reached = false
+            state.cancelled = false
             if now - state.periodStart >= baselineLifetime / 2 {
-                state.lowestBefore = state.lowest
-                state.lowest = .infinity
+                if state.periodWindows > 0 {
+                    state.meanBefore = state.periodTotal / Double(state.periodWindows)
+                } else if state.periodAllWindows > 0 {
+                    state.meanBefore = state.periodAllTotal / Double(state.periodAllWindows)
+                }
+                state.periodTotal = 0
+                state.periodWindows = 0
+                state.periodAllTotal = 0
+                state.periodAllWindows = 0
                 state.periodStart = now
             }
-            state.lowest = Swift.min(state.lowest, mean)
-            let baseline = Swift.min(state.lowest, state.lowestBefore)
+            let baseline = Swift.min(state.baseline, mean)
+            state.periodAllTotal += mean
+            state.periodAllWindows += 1
+            // Only calm windows make the baseline: under overload, the windows it decides on
+            // would otherwise lift it, and the limit with it.
+            if mean <= baseline * tolerance && !wasCancelled {
+                state.periodTotal += mean
+                state.periodWindows += 1
+            }
             let next: Int
-            if mean > baseline * tolerance {
+            if mean > baseline * tolerance || wasCancelled {
+                state.calmWindows = 0
                 next = Swift.max(Swift.min(Int(Double(maximum) * backoff), maximum - 1), range.lowerBound)
             } else if wasReached {
-                next = Swift.min(maximum + 1, range.upperBound)
+                state.calmWindows += 1
+                if state.calmWindows >= growthWindows {
+                    state.calmWindows = 0
+                    next = Swift.min(maximum + 1, range.upperBound)
+                } else {
+                    next = maximum
+                }
             } else {
+                state.calmWindows = 0
                 next = maximum
             }
             // A maximum set from outside the range (``ConcurrencyLimit/setMaximum(_:)``) is

@@ -102,19 +102,23 @@ struct AdaptiveLimitTests {
     func additiveIncreaseMultiplicativeDecrease() {
         let clock = DeadlineClock.manual()
         let limit = ConcurrencyLimit(
-            adaptive: AdaptiveLimit(range: 2...5, initial: 4, tolerance: 1.5, window: 4, backoff: 0.5), clock: clock)
+            adaptive: AdaptiveLimit(
+                range: 2...5, initial: 4, tolerance: 1.5, window: 4, growthWindows: 1, backoff: 0.5),
+            clock: clock)
         let operations = LimitOperations()
         #expect(limit.maximum == 4 && limit.baselineLatency == nil)
         // A window of 4 ms operations, 4 at a time: the limit reached, the baseline set, one more.
         var id = run(4, taking: 4, together: 4, on: limit, clock: clock, operations: operations, from: 1)
         #expect(limit.maximum == 5 && limit.baselineLatency == .milliseconds(4))
         // 6 ms is within the tolerance (1.5 times 4), and 2 at a time does not reach 5: no move.
+        // A calm window, it joins the baseline: 5 ms now.
         id = run(4, taking: 6, together: 2, on: limit, clock: clock, operations: operations, from: id)
         #expect(limit.maximum == 5)
         // Reached and calm at the upper bound: it holds.
         id = run(8, taking: 4, together: 5, on: limit, clock: clock, operations: operations, from: id)
         #expect(limit.maximum == 5)
-        // Slower than 1.5 times the baseline: halved, and never below the lower bound.
+        // Slower than 1.5 times the baseline (4.5 ms, with two more windows of 4 ms): halved,
+        // and never below the lower bound.
         id = run(4, taking: 7, together: 2, on: limit, clock: clock, operations: operations, from: id)
         #expect(limit.maximum == 2)
         id = run(4, taking: 20, together: 2, on: limit, clock: clock, operations: operations, from: id)
@@ -124,19 +128,59 @@ struct AdaptiveLimitTests {
         #expect(limit.maximum == 3)
         _ = run(4, taking: 4, together: 3, on: limit, clock: clock, operations: operations, from: id)
         #expect(limit.maximum == 4)
-        #expect(limit.inFlight == 0 && limit.baselineLatency == .milliseconds(4))
+        // The slow windows never joined the baseline: the mean of the six calm ones.
+        #expect(limit.inFlight == 0 && limit.baselineLatency == .nanoseconds(26_000_000 / 6))
     }
 
-    @Test("adaptive: the baseline is the lowest window of its lifetime, then the slower calm of now")
+    @Test("adaptive: grows after growthWindows calm windows in a row; a slow one starts the count again")
+    func growthWindows() {
+        let clock = DeadlineClock.manual()
+        let limit = ConcurrencyLimit(
+            adaptive: AdaptiveLimit(range: 1...8, initial: 2, window: 2, growthWindows: 3, backoff: 0.99), clock: clock)
+        let operations = LimitOperations()
+        var id = run(4, taking: 4, together: 2, on: limit, clock: clock, operations: operations, from: 1)
+        #expect(limit.maximum == 2)
+        // A slow window: one less (0.99 rounds down to at least one less), and the count restarts.
+        id = run(2, taking: 40, together: 2, on: limit, clock: clock, operations: operations, from: id)
+        #expect(limit.maximum == 1)
+        id = run(4, taking: 4, together: 1, on: limit, clock: clock, operations: operations, from: id)
+        #expect(limit.maximum == 1)
+        _ = run(2, taking: 4, together: 1, on: limit, clock: clock, operations: operations, from: id)
+        #expect(limit.maximum == 2)
+    }
+
+    @Test("adaptive: a window with an operation cancelled brings the maximum down, however fast")
+    func cancellationIsOverload() {
+        let clock = DeadlineClock.manual()
+        let limit = ConcurrencyLimit(
+            adaptive: AdaptiveLimit(range: 1...8, initial: 4, window: 2, growthWindows: 1, backoff: 0.5), clock: clock)
+        let operations = LimitOperations()
+        let id = run(2, taking: 4, together: 2, on: limit, clock: clock, operations: operations, from: 1)
+        #expect(limit.maximum == 4)  // calm, not reached
+        let given = limit.run(operations.body(id))
+        let kept = limit.run(operations.body(id + 1))
+        clock.advance(by: .milliseconds(1))
+        given.requestCancellation()  // its producer stops: the operation ends cancelled
+        operations.finish(id + 1, with: 1)
+        #expect(given.peek()?.isCancelled == true && operations.stops(id) == 1 && kept.peek()?.value == 1)
+        #expect(limit.maximum == 2 && limit.inFlight == 0)
+        // The cancelled window did not join the baseline.
+        #expect(limit.baselineLatency == .milliseconds(4))
+    }
+
+    @Test("adaptive: the baseline is the calm of its lifetime, then the slower calm of now")
     func baselineLifetime() {
         let clock = DeadlineClock.manual()
         let limit = ConcurrencyLimit(
-            adaptive: AdaptiveLimit(range: 1...8, initial: 2, window: 2, baselineLifetime: .seconds(1)), clock: clock)
+            adaptive: AdaptiveLimit(
+                range: 1...8, initial: 2, window: 2, growthWindows: 1, baselineLifetime: .seconds(1)),
+            clock: clock)
         let operations = LimitOperations()
         var id = run(2, taking: 2, together: 2, on: limit, clock: clock, operations: operations, from: 1)
         #expect(limit.baselineLatency == .milliseconds(2) && limit.maximum == 3)
         // The backend becomes lastingly slower (5 ms): the limit comes down while the 2 ms
-        // baseline lasts; a lifetime later, 5 ms is the baseline and the limit grows again.
+        // baseline lasts; a lifetime later, with no calm window since, 5 ms is the baseline and
+        // the limit grows again.
         id = run(4, taking: 5, together: 1, on: limit, clock: clock, operations: operations, from: id)
         #expect(limit.maximum == 1)
         clock.advance(by: .seconds(1))
@@ -155,7 +199,7 @@ struct AdaptiveLimitTests {
     func queuedOperationsTimedFromAdmission() {
         let clock = DeadlineClock.manual()
         let limit = ConcurrencyLimit(
-            adaptive: AdaptiveLimit(range: 1...4, initial: 1, window: 2), queue: 4, clock: clock)
+            adaptive: AdaptiveLimit(range: 1...4, initial: 1, window: 2, growthWindows: 1), queue: 4, clock: clock)
         let operations = LimitOperations()
         let futures = (1...3).map { limit.run(operations.body($0)) }
         #expect(operations.order == [1] && limit.waiting == 2)
@@ -176,10 +220,11 @@ struct AdaptiveLimitTests {
     func hostilePolicies() {
         let start = adjustedArguments.events.count
         let policy = AdaptiveLimit(
-            range: -4...0, initial: 9, tolerance: .nan, window: 0, backoff: 2, baselineLifetime: .seconds(-1))
+            range: -4...0, initial: 9, tolerance: .nan, window: 0, growthWindows: -1, backoff: 2,
+            baselineLifetime: .seconds(-1))
         let limit = ConcurrencyLimit(adaptive: policy, queue: -1)
         #expect(limit.maximum == 1 && limit.queue == 0 && limit.adaptive?.range == -4...0)
-        for parameter in ["range", "initial", "tolerance", "window", "backoff", "baselineLifetime"] {
+        for parameter in ["range", "initial", "tolerance", "window", "growthWindows", "backoff", "baselineLifetime"] {
             #expect(
                 adjustedArguments.events.dropFirst(start).contains { $0.parameter == "AdaptiveLimit.\(parameter)" },
                 "AdaptiveLimit.\(parameter)")
@@ -188,7 +233,9 @@ struct AdaptiveLimitTests {
         #expect(policy.boundedRange == 1...1 && policy.boundedTolerance == 1 && policy.boundedWindow == 1)
         #expect(policy.boundedBackoff == 0.9 && policy.boundedBaselineLifetime == .seconds(30))
         let huge = AdaptiveLimit(range: 1...Int.max, tolerance: .infinity)
-        #expect(huge.boundedRange == 1...ConcurrencyLimit.largestCount && huge.boundedInitial == ConcurrencyLimit.largestCount)
+        #expect(
+            huge.boundedRange == 1...ConcurrencyLimit.largestCount
+                && huge.boundedInitial == ConcurrencyLimit.largestCount)
         #expect(huge.boundedTolerance == 1)
         // A window of one operation on a limit of one: decisions at every operation, nothing lost.
         let clock = DeadlineClock.manual()

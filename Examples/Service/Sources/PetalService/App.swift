@@ -33,8 +33,10 @@ enum PetalService {
             return
         }
         let options: Options
+        let limit: ConcurrencyLimit
         do {
             options = try Options(CommandLine.arguments.dropFirst())
+            limit = try options.makeLimit()
         } catch {
             FileHandle.standardError.write(Data("PetalService: \(error)\n\(Options.usage)\n".utf8))
             exit(64)  // EX_USAGE
@@ -47,7 +49,6 @@ enum PetalService {
         let backend = Backend()
         let drain = RequestDrain()
         let router = Router(context: BasicRequestContext.self)
-        let limit = ConcurrencyLimit(maximum: options.limit, queue: options.queue)
         Routes.add(to: router, backend: backend, drain: drain, limit: limit)
 
         // Warnings only (LOG_LEVEL overrides): a log line per request would cost more than the

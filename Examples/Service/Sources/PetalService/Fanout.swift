@@ -19,9 +19,12 @@ protocol Fanout: Sendable {
 
     /// Extra copies of backend calls sent so far (hedges), for `/stats`.
     var hedgesStarted: Int { get }
+    /// The concurrency limit's maximum now, for a variant behind one.
+    var currentLimit: Int? { get }
 }
 
 extension Fanout {
     /// No hedging: no extra copies.
     var hedgesStarted: Int { 0 }
+    var currentLimit: Int? { nil }
 }

@@ -23,6 +23,7 @@ struct LimitedFanout: Fanout {
     }
 
     var hedgesStarted: Int { hedged.hedgesStarted }
+    var currentLimit: Int? { limit.maximum }
 
     func sum(of request: FanoutRequest, on loop: any EventLoop) async throws -> Int? {
         // A refusal is a rejection with `ConcurrencyLimitExceededError`, which the route turns

@@ -1,16 +1,29 @@
 import Petal
 
-/// The command line: `PetalService [--host HOST] [--port PORT] [--limit M] [--queue Q]`.
+/// The command line: `PetalService [--host HOST] [--port PORT] [--limit M] [--queue Q]
+/// [--limit-min F] [--limit-tolerance T]`.
 ///
-/// Parsed by hand: four options do not justify a dependency and its build time.
+/// Parsed by hand: six options do not justify a dependency and its build time.
 struct Options: Sendable {
     /// The address to bind.
     var host = "127.0.0.1"
     /// The port to bind; 0 lets the system choose a free one (the `listening on` line says which).
     var port = 0
-    /// Requests of the `limited` variant fanning out at once, at most: by default 8, so that the
-    /// 8 connections of a calm load are never refused, and a flood is.
+    /// Requests of the `limited` variant fanning out at once, at most, and where its adaptive
+    /// limit starts: by default 8, so that the 8 connections of a calm load are never refused,
+    /// and a flood is.
     var limit = 8
+    /// With a value, the limit is adaptive (`AdaptiveLimit`): from `limit` down to this when
+    /// the requests it admits get slower than in calm or miss their deadline (the CPU they get
+    /// under a flood), and back up with the calm. Without: fixed at `limit`, the default,
+    /// because on this service the adaptive limit has not yet kept the tail better than the
+    /// fixed one (see the example's README).
+    var limitMinimum: Int?
+    /// How much slower than in calm the admitted requests may get before the adaptive limit
+    /// comes down: by default 1.15 (at 256 connections on 2 cores, 5 requests at once take
+    /// 1.18 times their calm time and 6 take 1.24 times, and miss their deadline 2% of the
+    /// time).
+    var limitTolerance = 1.15
     /// Requests of the `limited` variant waiting for a slot, at most; past that, 503. Small: a
     /// request that waits for a slot waits for about a request's time, out of its 20 ms.
     var queue = 2
@@ -22,6 +35,11 @@ struct Options: Sendable {
           --port PORT   port to bind, 0 for any free port (default 0)
           --limit M     /fanout/limited: requests fanning out at once, 1 or more (default 8)
           --queue Q     /fanout/limited: requests waiting for a slot, 0 or more (default 2)
+          --limit-min F /fanout/limited: an adaptive limit, from M down to F (1 to M) under
+                        overload (default: none, the limit is fixed at M)
+          --limit-tolerance T
+                        /fanout/limited: how much slower than calm the admitted requests may
+                        get before the adaptive limit comes down, 1 to 10 (default 1.15)
         """
 
     /// A problem with the command line, described for the user.
@@ -50,10 +68,29 @@ struct Options: Sendable {
                 limit = try Self.integer(value, for: name, in: 1...ConcurrencyLimit.largestCount)
             case "--queue":
                 queue = try Self.integer(value, for: name, in: 0...ConcurrencyLimit.largestCount)
+            case "--limit-min":
+                limitMinimum = try Self.integer(value, for: name, in: 1...ConcurrencyLimit.largestCount)
+            case "--limit-tolerance":
+                guard let number = Double(value), (1.0...10.0).contains(number) else {
+                    throw Problem(description: "\(name) must be a number from 1 to 10, not \(value)")
+                }
+                limitTolerance = number
             default:
                 throw Problem(description: "unknown option \(name)")
             }
         }
+    }
+
+    /// The `limited` variant's limit: fixed at `--limit`, or adaptive between `--limit-min`
+    /// and `--limit`.
+    func makeLimit() throws -> ConcurrencyLimit {
+        guard let limitMinimum else { return ConcurrencyLimit(maximum: limit, queue: queue) }
+        guard limitMinimum <= limit else {
+            throw Problem(description: "--limit-min (\(limitMinimum)) must not be above --limit (\(limit))")
+        }
+        return ConcurrencyLimit(
+            adaptive: AdaptiveLimit(range: limitMinimum...limit, initial: limit, tolerance: limitTolerance),
+            queue: queue)
     }
 
     /// `value` as an integer in `range`, or a ``Problem`` naming the option and the range.

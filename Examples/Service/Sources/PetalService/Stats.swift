@@ -26,9 +26,12 @@ struct VariantStats: Codable, Sendable {
     var p99Milliseconds: Double?
     /// How many requests that window holds.
     var windowCount: Int
+    /// The concurrency limit's maximum now (`limited` only, absent for the others: it moves
+    /// with the load).
+    var limit: Int?
 
     enum CodingKeys: String, CodingKey {
-        case started, answered, cancelled, pending, completed, timedOut, shed, hedges
+        case started, answered, cancelled, pending, completed, timedOut, shed, hedges, limit
         case p50Milliseconds = "p50_ms"
         case p99Milliseconds = "p99_ms"
         case windowCount = "window"
@@ -49,6 +52,7 @@ struct StatsReport: Codable, Sendable {
             let variant = type(of: fanout).variant
             var stats = backend.counters(of: variant).snapshot()
             stats.hedges = fanout.hedgesStarted
+            stats.limit = fanout.currentLimit
             variants[variant.name] = stats
         }
         self.variants = variants
