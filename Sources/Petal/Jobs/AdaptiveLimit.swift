@@ -16,8 +16,8 @@
 /// tail of what the server does answer grows. A limit that comes down until the admitted work
 /// takes its calm time again keeps that tail, and goes back up when the load does.
 ///
-/// How, every ``window`` operations finished:
-/// - The window's mean time in flight (from admission to the future's resolution) is compared
+/// How, every ``window`` operations finished (or reported, see ``timing``):
+/// - The window's mean time (by default in flight: from admission to the future's resolution) is compared
 ///   with the **baseline**: the mean of the calm windows (those within the tolerance) of the
 ///   last ``baselineLifetime``, the lower of its two halves'. A half with no calm window
 ///   counts all of its windows: a backend that became lastingly slower is the new calm after
@@ -54,6 +54,19 @@ public struct AdaptiveLimit: Sendable, Hashable {
     public var backoff: Double
     /// How long a baseline lasts. Not positive: 30 seconds.
     public var baselineLifetime: Duration
+    /// What the limit times.
+    public var timing: Timing
+
+    /// What an adaptive limit times: its operations, or what its caller reports.
+    public enum Timing: Sendable, Hashable {
+        /// Each operation, from its admission to the resolution of its future.
+        case operations
+        /// What the caller reports with ``ConcurrencyLimit/report(_:cancelled:)``: a request's
+        /// whole time, say, from its arrival to its answer, where an operation's time leaves
+        /// out what grows most on a server short of CPU (the wait for a thread before and after
+        /// the operation).
+        case reported
+    }
 
     /// A limit between `range`'s bounds, starting at `initial` (its upper bound if nil), that
     /// comes down by `backoff` when a window of `window` operations takes more than
@@ -65,7 +78,8 @@ public struct AdaptiveLimit: Sendable, Hashable {
     /// each such value once, as an ``PetalDiagnostic/Kind/adjustedArgument``.
     public init(
         range: ClosedRange<Int>, initial: Int? = nil, tolerance: Double = 1.5, window: Int = 50,
-        growthWindows: Int = 4, backoff: Double = 0.9, baselineLifetime: Duration = .seconds(30)
+        growthWindows: Int = 4, backoff: Double = 0.9, baselineLifetime: Duration = .seconds(30),
+        timing: Timing = .operations
     ) {
         self.range = range
         self.initial = initial ?? range.upperBound
@@ -74,6 +88,7 @@ public struct AdaptiveLimit: Sendable, Hashable {
         self.growthWindows = growthWindows
         self.backoff = backoff
         self.baselineLifetime = baselineLifetime
+        self.timing = timing
     }
 
     static let defaultBackoff = 0.9

@@ -43,6 +43,8 @@ public final class ConcurrencyLimit: @unchecked Sendable {
     /// The maximum: read without the lock, changed only with it held.
     private let maximumWord: UnsafeMutablePointer<petal_atomic_word>
     private let controller: LimitController?
+    /// The controller, when it times the operations itself (``AdaptiveLimit/Timing/operations``).
+    private let operationTimer: LimitController?
     /// The maximum at which the queue holds `queue` (an adaptive limit's initial maximum).
     private let queueAtMaximum: Int
     private let waiters = PosixLock(LimitQueue())
@@ -60,6 +62,7 @@ public final class ConcurrencyLimit: @unchecked Sendable {
         self.queue = Self.boundedQueue(queue)
         adaptive = nil
         controller = nil
+        operationTimer = nil
         queueAtMaximum = 0
         word = .allocate(capacity: 1)
         word.initialize(to: petal_atomic_word(value: 0))
@@ -84,7 +87,9 @@ public final class ConcurrencyLimit: @unchecked Sendable {
         adaptive.reportAdjustments()
         self.queue = Self.boundedQueue(queue)
         self.adaptive = adaptive
-        controller = LimitController(adaptive, clock: clock)
+        let controller = LimitController(adaptive, clock: clock)
+        self.controller = controller
+        operationTimer = adaptive.timing == .operations ? controller : nil
         queueAtMaximum = adaptive.boundedInitial
         word = .allocate(capacity: 1)
         word.initialize(to: petal_atomic_word(value: 0))
@@ -134,6 +139,27 @@ public final class ConcurrencyLimit: @unchecked Sendable {
     /// within its range.
     public func setMaximum(_ maximum: Int) {
         setBoundedMaximum(Self.boundedMaximum(maximum))
+    }
+
+    /// Counts the time of one operation for an adaptive limit that times what its caller
+    /// reports (``AdaptiveLimit/Timing/reported``): a request's whole time, from its arrival to
+    /// its answer, say, and whether it was `cancelled` (it missed its deadline, or its client
+    /// left), which counts as overload.
+    ///
+    /// - Returns: false, and nothing counted, for a limit that is not adaptive or times its
+    ///   operations itself.
+    @discardableResult
+    public func report(_ elapsed: Duration, cancelled: Bool = false) -> Bool {
+        guard let controller, operationTimer == nil else { return false }
+        let word = petal_atomic_word_load(word)
+        let maximum = maximum
+        let reached = LimitWord.inFlight(word) >= maximum || LimitWord.waiting(word) > 0
+        if let next = controller.record(
+            elapsed, at: controller.clock.now, reached: reached, cancelled: cancelled, maximum: maximum)
+        {
+            setBoundedMaximum(next)
+        }
+        return true
     }
 
     /// Operations waiting at most, now: ``queue``, or for an adaptive limit ``queue`` times the
@@ -196,8 +222,8 @@ public final class ConcurrencyLimit: @unchecked Sendable {
                 release()
                 return .rejected(with: error)
             }
-            if let controller {
-                let start = controller.clock.now
+            if let operationTimer {
+                let start = operationTimer.clock.now
                 operation.storage.subscribe(
                     .resolved { [self] outcome in
                         finish(since: start, cancelled: outcome.kind == .cancelled)
@@ -290,7 +316,7 @@ public final class ConcurrencyLimit: @unchecked Sendable {
     /// counted, which may move the maximum.
     private func finish(since start: ContinuousClock.Instant, cancelled: Bool) {
         let reached = release()
-        let controller = controller.unsafelyUnwrapped
+        let controller = operationTimer.unsafelyUnwrapped
         if let next = controller.record(since: start, reached: reached, cancelled: cancelled, maximum: maximum) {
             setBoundedMaximum(next)
         }
@@ -380,7 +406,7 @@ public final class ConcurrencyLimit: @unchecked Sendable {
         }
         let source = UncheckedSendableBox(operation.storage)
         let target = UncheckedSendableBox(result)
-        let start = controller?.clock.now
+        let start = operationTimer?.clock.now
         operation.storage.subscribe(
             .resolved { [self] outcome in
                 _ = target.value.resolve(copying: source.value, kind: outcome.kind)

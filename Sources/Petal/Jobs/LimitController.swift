@@ -61,7 +61,13 @@ final class LimitController: Sendable {
     /// `maximum`.
     func record(since start: ContinuousClock.Instant, reached: Bool, cancelled: Bool, maximum: Int) -> Int? {
         let now = clock.now
-        let elapsed = now - start
+        return record(now - start, at: now, reached: reached, cancelled: cancelled, maximum: maximum)
+    }
+
+    /// Counts an operation that took `elapsed`, ending `now`, as ``record(since:reached:cancelled:maximum:)``.
+    func record(
+        _ elapsed: Duration, at now: ContinuousClock.Instant, reached: Bool, cancelled: Bool, maximum: Int
+    ) -> Int? {
         let (seconds, attoseconds) = elapsed.components
         let nanoseconds = Swift.max(Double(seconds) * 1e9 + Double(attoseconds) / 1e9, 0)
         return state.withLock { state -> Int? in

@@ -216,6 +216,31 @@ struct AdaptiveLimitTests {
         #expect(limit.inFlight == 0)
     }
 
+    @Test("adaptive, timing what the caller reports: the operations' own times do not count")
+    func reportedTiming() {
+        let clock = DeadlineClock.manual()
+        let limit = ConcurrencyLimit(
+            adaptive: AdaptiveLimit(
+                range: 1...8, initial: 2, window: 2, growthWindows: 1, backoff: 0.5, timing: .reported),
+            clock: clock)
+        let operations = LimitOperations()
+        // Two slow operations, reaching the limit: nothing moves, nothing was reported.
+        let id = run(2, taking: 50, together: 2, on: limit, clock: clock, operations: operations, from: 1)
+        #expect(limit.maximum == 2 && limit.baselineLatency == nil)
+        // Two requests of 4 ms reported while the limit is reached: calm, up by one.
+        let held = (id..<(id + 2)).map { limit.run(operations.body($0)) }
+        #expect(limit.report(.milliseconds(4)) && limit.report(.milliseconds(4)))
+        #expect(limit.maximum == 3 && limit.baselineLatency == .milliseconds(4))
+        // A window with one past its deadline: halved, however fast.
+        #expect(limit.report(.milliseconds(1), cancelled: true) && limit.report(.milliseconds(1)))
+        #expect(limit.maximum == 1)
+        for each in id..<(id + 2) { operations.finish(each, with: each) }
+        #expect(held.allSatisfy { $0.peek()?.value != nil } && limit.inFlight == 0)
+        // A limit that is not adaptive, or times its operations itself, takes no reports.
+        #expect(!ConcurrencyLimit(maximum: 2).report(.milliseconds(1)))
+        #expect(!ConcurrencyLimit(adaptive: AdaptiveLimit(range: 1...2)).report(.milliseconds(1)))
+    }
+
     @Test("hostile adaptive policies are read as documented and reported")
     func hostilePolicies() {
         let start = adjustedArguments.events.count

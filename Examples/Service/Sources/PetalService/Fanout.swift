@@ -21,10 +21,13 @@ protocol Fanout: Sendable {
     var hedgesStarted: Int { get }
     /// The concurrency limit's maximum now, for a variant behind one.
     var currentLimit: Int? { get }
+    /// A request answered 200 or 504 (`timedOut`) after `elapsed` since it arrived.
+    func answered(after elapsed: Duration, timedOut: Bool)
 }
 
 extension Fanout {
     /// No hedging: no extra copies.
     var hedgesStarted: Int { 0 }
     var currentLimit: Int? { nil }
+    func answered(after elapsed: Duration, timedOut: Bool) {}
 }

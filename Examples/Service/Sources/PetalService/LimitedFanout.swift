@@ -25,6 +25,12 @@ struct LimitedFanout: Fanout {
     var hedgesStarted: Int { hedged.hedgesStarted }
     var currentLimit: Int? { limit.maximum }
 
+    /// An adaptive limit that times the requests (`--limit-timing requests`) counts their whole
+    /// time: what grows under a flood is mostly the wait for a thread around the fan-out.
+    func answered(after elapsed: Duration, timedOut: Bool) {
+        limit.report(elapsed, cancelled: timedOut)
+    }
+
     func sum(of request: FanoutRequest, on loop: any EventLoop) async throws -> Int? {
         // A refusal is a rejection with `ConcurrencyLimitExceededError`, which the route turns
         // into a 503 (`timeout` passes it on as the indirect error of its cancellation).

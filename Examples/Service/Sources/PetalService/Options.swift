@@ -1,9 +1,9 @@
 import Petal
 
 /// The command line: `PetalService [--host HOST] [--port PORT] [--limit M] [--queue Q]
-/// [--limit-min F] [--limit-tolerance T]`.
+/// [--limit-min F] [--limit-tolerance T] [--limit-timing requests|operations]`.
 ///
-/// Parsed by hand: six options do not justify a dependency and its build time.
+/// Parsed by hand: seven options do not justify a dependency and its build time.
 struct Options: Sendable {
     /// The address to bind.
     var host = "127.0.0.1"
@@ -24,6 +24,9 @@ struct Options: Sendable {
     /// 1.18 times their calm time and 6 take 1.24 times, and miss their deadline 2% of the
     /// time).
     var limitTolerance = 1.15
+    /// What the adaptive limit times: each request's whole time, from its arrival at the route
+    /// to its answer (`requests`, the default), or the fan-out it admits (`operations`).
+    var limitTiming = AdaptiveLimit.Timing.reported
     /// Requests of the `limited` variant waiting for a slot, at most; past that, 503. Small: a
     /// request that waits for a slot waits for about a request's time, out of its 20 ms.
     var queue = 2
@@ -40,6 +43,9 @@ struct Options: Sendable {
           --limit-tolerance T
                         /fanout/limited: how much slower than calm the admitted requests may
                         get before the adaptive limit comes down, 1 to 10 (default 1.15)
+          --limit-timing requests|operations
+                        /fanout/limited: what the adaptive limit times, each request's whole
+                        time or the fan-out it admits (default requests)
         """
 
     /// A problem with the command line, described for the user.
@@ -75,6 +81,12 @@ struct Options: Sendable {
                     throw Problem(description: "\(name) must be a number from 1 to 10, not \(value)")
                 }
                 limitTolerance = number
+            case "--limit-timing":
+                switch value {
+                case "requests": limitTiming = .reported
+                case "operations": limitTiming = .operations
+                default: throw Problem(description: "\(name) must be requests or operations, not \(value)")
+                }
             default:
                 throw Problem(description: "unknown option \(name)")
             }
@@ -89,7 +101,8 @@ struct Options: Sendable {
             throw Problem(description: "--limit-min (\(limitMinimum)) must not be above --limit (\(limit))")
         }
         return ConcurrencyLimit(
-            adaptive: AdaptiveLimit(range: limitMinimum...limit, initial: limit, tolerance: limitTolerance),
+            adaptive: AdaptiveLimit(
+                range: limitMinimum...limit, initial: limit, tolerance: limitTolerance, timing: limitTiming),
             queue: queue)
     }
 

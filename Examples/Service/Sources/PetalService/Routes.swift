@@ -51,7 +51,9 @@ enum Routes {
                 VariantCounters.increment(counters.shed)
                 return Response.json(#"{"error": "shutting down"}"# + "\n", status: .serviceUnavailable)
             }
-            counters.latency.record(ContinuousClock.now - start)
+            let elapsed = ContinuousClock.now - start
+            counters.latency.record(elapsed)
+            fanout.answered(after: elapsed, timedOut: sum == nil)
             guard let sum else {
                 VariantCounters.increment(counters.timedOut)
                 return Response.json(#"{"error": "deadline"}"# + "\n", status: .gatewayTimeout)
