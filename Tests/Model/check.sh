@@ -2,7 +2,8 @@
 # Model-checks the petal cell protocol v2 (petal_cell.pml: waiter blocks), the sleep until a
 # cell is RESOLVED (petal_wait.pml: PARKED and the parking table) and the combinator word
 # (petal_combinator.pml: contributors and deciders sharing one word), the start gate
-# (petal_start_gate.pml) and the concurrency limit (petal_limit.pml) with spin, full
+# (petal_start_gate.pml), the concurrency limit (petal_limit.pml) and the cancellation record
+# (petal_cancellation.pml) with spin, full
 # state-space search.
 #
 #   Every correct configuration must verify with 0 errors and a completed search.
@@ -41,6 +42,12 @@ START_GATE_BUGGY_VARIANTS="NO_REQUEST_CHECK CANCEL_RUNNING"
 # raise that leaves its slots to the next release, and a release that hands its slot over while
 # in flight is above a lowered maximum.
 LIMIT_BUGGY_VARIANTS="QUEUE_WITH_FREE_SLOT RELEASE_WHILE_WAITING COUNT_OUTSIDE_LOCK NO_GRANT_ON_RAISE HANDOVER_ABOVE_MAX"
+# Must fail (petal_cancellation.pml): either side of action zero's store-load handshake weakened
+# to a release (its load overtaking its store), a pushed action without the resolution check, a
+# stop run whether or not its cancellation won, a close that ignores a sentinel, and a direct
+# request that does not check REQUESTED.
+CANCELLATION_BUGGY_VARIANTS="STOP_RELEASE_STORE PUBLISH_RELEASE_STORE NO_RESOLVED_CHECK STOP_WITHOUT_WIN
+CLOSE_IGNORES_CLOSED REQUEST_TWICE"
 COMBINATOR_BUGGY_VARIANTS="RELAXED_LEAVE NO_WRITING_CHECK ENTER_AFTER_DECIDED LEAVE_IGNORES_DECIDED
 SECOND_DECIDER RELAXED_RETIRE COMPLETE_IGNORES_DECIDED DECIDE_AFTER_COMPLETE"
 
@@ -50,7 +57,7 @@ done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/petal-model.XXXXXX") || exit 2
 if [ "${KEEP:-0}" = 1 ]; then echo "build directory: $work"; else trap 'rm -rf "$work"' EXIT; trap 'exit 129' HUP INT PIPE TERM; fi
-cp "$here/$model" "$here/petal_wait.pml" "$here/petal_combinator.pml" "$here/petal_start_gate.pml" "$here/petal_limit.pml" "$work/" || exit 2
+cp "$here/$model" "$here/petal_wait.pml" "$here/petal_combinator.pml" "$here/petal_start_gate.pml" "$here/petal_limit.pml" "$here/petal_cancellation.pml" "$work/" || exit 2
 cd "$work" || exit 2
 
 status=0
@@ -173,6 +180,17 @@ must_verify limit-2x2 -DMAX=2 -DOPS=4 -DQUEUE=2
 must_verify limit-moving -DRESIZE -DOPS=3 -DQUEUE=2 -DRESIZES=3
 opt=-O0
 must_fail $LIMIT_BUGGY_VARIANTS
+
+# The cancellation record: action zero installed, a watcher's node, a request, one counted
+# dependent's vote (then two) and the resolution, all racing; then without the watcher, the
+# owner and the resolution alone on the handshake.
+model=petal_cancellation.pml
+opt=-O2
+must_verify cancellation
+must_verify cancellation-2-votes -DDEPS=2
+must_verify cancellation-handshake -DNO_WATCHER
+opt=-O0
+must_fail $CANCELLATION_BUGGY_VARIANTS
 
 if [ "$status" = 0 ]; then echo "check.sh: OK"; else echo "check.sh: FAILED"; fi
 exit "$status"
