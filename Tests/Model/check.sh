@@ -2,8 +2,8 @@
 # Model-checks the petal cell protocol v2 (petal_cell.pml: waiter blocks), the sleep until a
 # cell is RESOLVED (petal_wait.pml: PARKED and the parking table) and the combinator word
 # (petal_combinator.pml: contributors and deciders sharing one word), the start gate
-# (petal_start_gate.pml), the concurrency limit (petal_limit.pml) and the cancellation record
-# (petal_cancellation.pml) with spin, full
+# (petal_start_gate.pml), the concurrency limit (petal_limit.pml), the cancellation record
+# (petal_cancellation.pml) and a timeout's deadline entry (petal_deadline.pml) with spin, full
 # state-space search.
 #
 #   Every correct configuration must verify with 0 errors and a completed search.
@@ -48,6 +48,9 @@ LIMIT_BUGGY_VARIANTS="QUEUE_WITH_FREE_SLOT RELEASE_WHILE_WAITING COUNT_OUTSIDE_L
 # request that does not check REQUESTED.
 CANCELLATION_BUGGY_VARIANTS="STOP_RELEASE_STORE PUBLISH_RELEASE_STORE NO_RESOLVED_CHECK STOP_WITHOUT_WIN
 CLOSE_IGNORES_CLOSED REQUEST_TWICE"
+# Must fail (petal_deadline.pml): a cancel that does not check the entry is still in the heap, a
+# timer that leaves the entry in the heap, and a receiver subscribed before the entry is scheduled.
+DEADLINE_BUGGY_VARIANTS="CANCEL_UNCHECKED FIRE_KEEPS_ENTRY SUBSCRIBE_FIRST"
 COMBINATOR_BUGGY_VARIANTS="RELAXED_LEAVE NO_WRITING_CHECK ENTER_AFTER_DECIDED LEAVE_IGNORES_DECIDED
 SECOND_DECIDER RELAXED_RETIRE COMPLETE_IGNORES_DECIDED DECIDE_AFTER_COMPLETE"
 
@@ -57,7 +60,7 @@ done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/petal-model.XXXXXX") || exit 2
 if [ "${KEEP:-0}" = 1 ]; then echo "build directory: $work"; else trap 'rm -rf "$work"' EXIT; trap 'exit 129' HUP INT PIPE TERM; fi
-cp "$here/$model" "$here/petal_wait.pml" "$here/petal_combinator.pml" "$here/petal_start_gate.pml" "$here/petal_limit.pml" "$here/petal_cancellation.pml" "$work/" || exit 2
+cp "$here/$model" "$here/petal_wait.pml" "$here/petal_combinator.pml" "$here/petal_start_gate.pml" "$here/petal_limit.pml" "$here/petal_cancellation.pml" "$here/petal_deadline.pml" "$work/" || exit 2
 cd "$work" || exit 2
 
 status=0
@@ -191,6 +194,12 @@ must_verify cancellation-2-votes -DDEPS=2
 must_verify cancellation-handshake -DNO_WATCHER
 opt=-O0
 must_fail $CANCELLATION_BUGGY_VARIANTS
+
+# A timeout's deadline entry: the timer thread, the receiver in time and a request race to decide.
+model=petal_deadline.pml
+opt=-O0
+must_verify deadline
+must_fail $DEADLINE_BUGGY_VARIANTS
 
 if [ "$status" = 0 ]; then echo "check.sh: OK"; else echo "check.sh: FAILED"; fi
 exit "$status"
