@@ -44,6 +44,29 @@
  * sentinel); REQUEST_TWICE (a direct request does not check REQUESTED, so it answers after a
  * vote's request did).
  */
+/* The Swift functions that move the record's words, each a driver whose steps (one per
+   compare-and-swap, in the function's order, each naming the word it moves) mark the model's
+   moves (Scripts/check-model-conformance checks the order, and that no other function moves
+   them).
+   @driver install
+     Swift FutureStorage.installRecord(producerState:)
+   @driver producer_stop
+     Swift FutureStorage.addProducerStop(_:)
+   @driver update_request
+     Swift CancellationRecord.updateRequest(_:)
+   @driver mark_propagating
+     Swift FutureStorage.markPropagating()
+   @driver add_dependent
+     Swift FutureStorage.addDependent()
+   @driver request
+     Swift FutureStorage.requestCancellation()
+   @driver vote
+     Swift FutureStorage.receiveVote()
+   @driver add
+     Swift CancellationRecord.add(_:isResolved:)
+   @driver close
+     Swift CancellationRecord.close(with:)
+*/
 #ifndef DEPS
 #define DEPS 1
 #endif
@@ -122,7 +145,7 @@ inline release_action(a) {
 /* close(sentinel): exchanges the list for the sentinel unless closed already; the closer takes
    the nodes (into taken[]) and action zero. */
 inline close_list(sentinel, won) {
-    atomic {
+    atomic {  /* @step close: actionsWord */
 #ifdef CLOSE_IGNORES_CLOSED
         if
         :: true ->
@@ -164,14 +187,14 @@ inline after_publish(early) {
 
 /* installRecord for someone without action zero: the loser's record is never seen. */
 inline install_plain() {
-    atomic { if :: slot == 0 -> slot = 2 :: else -> skip fi }
+    atomic { if :: slot == 0 -> slot = 2 :: else -> skip fi }  /* @step install: cancellationSlot */
 }
 
 /* add(node): pushed unless closed (run at once if by a request, released if by the resolution),
    then, if the future is resolved, the actions are released (`isResolved` after the push). */
 inline add_node(a) {
     pushed = 0;
-    atomic {
+    atomic {  /* @step add: actionsWord */
         state[a] = REGISTERED;
         if
         :: list == OPEN -> on_list[a] = 1; pushed = 1
@@ -245,7 +268,7 @@ proctype Owner() {
 #ifdef STOP_RELEASE_STORE
         seen_cell = cell;  /* the load overtakes the buffered compare-and-swap */
 #endif
-        atomic {
+        atomic {  /* @step producer_stop: cancellationSlot */
             if
             :: slot == 0 ->
                 slot = 1; propagates = 1; stop_in_record = 1; state[STOP] = REGISTERED; won_cell = 1
@@ -264,7 +287,7 @@ proctype Owner() {
     :: else -> skip
     fi;
     /* a record was there: markPropagating, then the stop as a node */
-    atomic { propagates = 1 };
+    atomic { propagates = 1 };  /* @step mark_propagating: requestWord */
     add_node(STOP_NODE);
 done:
     finish()
@@ -289,6 +312,8 @@ proctype Requester() {
 #ifdef REQUEST_TWICE
         atomic { requested = 1; mine = 1 };
 #else
+        /* @step request: requestWord (through updateRequest, whose @step update_request: requestWord
+           is this compare-and-swap, as every move of the request word) */
         atomic { if :: !requested -> requested = 1; mine = 1 :: else -> mine = 0 fi };
 #endif
         if :: mine -> answer() :: else -> skip fi
@@ -302,7 +327,7 @@ proctype Voter() {
     bit closed, pushed, won_cell, counted, mine;
     byte seen_slot, early;
     /* linkDependent: counted only while the future propagates and no request arrived */
-    atomic {
+    atomic {  /* @step add_dependent: requestWord */
         if
         :: slot != 0 && propagates && !requested -> dependents++; counted = 1
         :: else -> counted = 0
@@ -310,7 +335,7 @@ proctype Voter() {
     };
     if
     :: counted && cell == PENDING && slot != 0 ->
-        atomic {
+        atomic {  /* @step vote: requestWord */
             if
             :: !requested && votes + 1 <= dependents ->
                 votes++;

@@ -37,10 +37,24 @@
  * its slots to the next release) and HANDOVER_ABOVE_MAX (a release hands its slot over while
  * in flight is above a lowered maximum).
  */
+/* The functions of ConcurrencyLimit that move its words (Scripts/check-model-conformance):
+   @driver exchange
+     Swift ConcurrencyLimit.exchange(_:_:)
+   @driver admit
+     Swift ConcurrencyLimit.admit()
+   @driver enter
+     Swift ConcurrencyLimit.enter(_:)
+   @driver release
+     Swift ConcurrencyLimit.release()
+   @driver leave
+     Swift ConcurrencyLimit.leave(_:)
+   @driver set_maximum
+     Swift ConcurrencyLimit.setBoundedMaximum(_:)
+   Every compare-and-swap of the word goes through exchange, which is each of these steps.
+*/
 #if defined(NO_GRANT_ON_RAISE) || defined(HANDOVER_ABOVE_MAX)
 #define RESIZE
 #endif
-#ifdef RESIZE
 #ifndef MAX_LOW
 #define MAX_LOW 1
 #endif
@@ -50,6 +64,7 @@
 #ifndef RESIZES
 #define RESIZES 2
 #endif
+#ifdef RESIZE
 #define MAX MAX_HIGH
 /* An adaptive limit's queue moves with its maximum: QUEUE at MAX_HIGH (its initial maximum). */
 #define QBOUND ((QUEUE * max) / MAX_HIGH)
@@ -97,7 +112,7 @@ inline release_slot(self) {
         if
         :: seen_wait == 0 && seen_in > 0 ->
 #endif
-            atomic {
+            atomic {  /* @step release: word */
                 if
                 :: inflight == seen_in && waiting == seen_wait -> inflight = seen_in - 1; done = true
                 :: else -> seen_in = inflight; seen_wait = waiting
@@ -116,7 +131,7 @@ inline release_slot(self) {
             if
 #ifndef HANDOVER_ABOVE_MAX
             :: seen_wait > 0 && seen_in > max ->
-                atomic {
+                atomic {  /* @step release: word */
                     if
                     :: inflight == seen_in && waiting == seen_wait -> inflight = seen_in - 1; done = true
                     :: else -> seen_in = inflight; seen_wait = waiting
@@ -126,7 +141,7 @@ inline release_slot(self) {
 #else
             :: seen_wait > 0 ->
 #endif
-                atomic {
+                atomic {  /* @step release: word */
                     if
                     :: inflight == seen_in && waiting == seen_wait ->
                         waiting = seen_wait - 1; fifo ? head; queued[head] = 0; granted[head] = 1; done = true;
@@ -135,7 +150,7 @@ inline release_slot(self) {
                     fi
                 }
             :: seen_wait == 0 && seen_in > 0 ->
-                atomic {
+                atomic {  /* @step release: word */
                     if
                     :: inflight == seen_in && waiting == seen_wait -> inflight = seen_in - 1; done = true
                     :: else -> seen_in = inflight; seen_wait = waiting
@@ -169,7 +184,7 @@ proctype Operation(byte self) {
     :: else ->
         if
         :: seen_wait == 0 && seen_in < seen_max ->
-            atomic {
+            atomic {  /* @step admit: word   @step exchange: word */
                 if
                 :: inflight == seen_in && waiting == seen_wait -> inflight = seen_in + 1; entry = 1
                 :: else -> seen_in = inflight; seen_wait = waiting
@@ -197,7 +212,7 @@ proctype Operation(byte self) {
         :: entry == 0 ->
             if
             :: seen_wait == 0 && seen_in < max ->
-                atomic {
+                atomic {  /* @step enter: word */
                     if
                     :: inflight == seen_in && waiting == seen_wait -> inflight = seen_in + 1; entry = 1
                     :: else -> seen_in = inflight; seen_wait = waiting
@@ -208,7 +223,7 @@ proctype Operation(byte self) {
 #else
             :: seen_in >= max && seen_wait < QBOUND ->
 #endif
-                atomic {
+                atomic {  /* @step enter: word */
                     if
                     :: inflight == seen_in && waiting == seen_wait -> waiting = seen_wait + 1; entry = 2
                     :: else -> seen_in = inflight; seen_wait = waiting
@@ -238,7 +253,7 @@ proctype Operation(byte self) {
                 od;
                 queued[self] = 0;
                 assert(waiting > 0);
-                waiting--;
+                waiting--;  /* @step leave: word */
                 unlock()
             :: else ->
                 unlock();
@@ -261,20 +276,20 @@ proctype Operation(byte self) {
     }
 }
 
-#ifdef RESIZE
-/* Sets the maximum, under the lock, then gives the waiters the slots it frees. */
+/* Sets the maximum, under the lock, then gives the waiters the slots it frees (run only with
+   RESIZE; defined always, so that its steps are the model's in every configuration). */
 proctype Resizer() {
     byte seen_in, seen_wait, head, resizes = 0;
     bool done;
     do
     :: resizes < RESIZES ->
         lock();
-        if :: max = MAX_LOW :: max = MAX_HIGH fi;
+        if :: max = MAX_LOW :: max = MAX_HIGH fi;  /* @step set_maximum: maximumWord */
 #ifndef NO_GRANT_ON_RAISE
         atomic { seen_in = inflight; seen_wait = waiting };
         do
         :: seen_wait > 0 && seen_in < max ->
-            atomic {
+            atomic {  /* @step set_maximum: word */
                 if
                 :: inflight == seen_in && waiting == seen_wait ->
                     inflight = seen_in + 1; waiting = seen_wait - 1;
@@ -292,7 +307,6 @@ proctype Resizer() {
     :: else -> break
     od
 }
-#endif
 
 init {
     atomic {

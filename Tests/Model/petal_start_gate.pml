@@ -14,6 +14,14 @@
  * Seeded bugs (must fail): NO_REQUEST_CHECK (the closure side skips its load of the request
  * word), CANCEL_RUNNING (the request cancels even when it finds RUNNING).
  */
+/* The functions that move the producer-state word (Scripts/check-model-conformance):
+   @driver close_gate
+     Swift CancellationRecord.closeStartGate()
+   @driver open_gate
+     Swift CancellationRecord.openStartGate()
+   @driver follow_gate
+     Swift CancellationRecord.followStartGate(passing:)
+*/
 #define PENDING 0
 #define RUNNING 1
 #define PASSING 2
@@ -32,7 +40,7 @@ bit done_closure = 0;
 proctype Request() {
     bool cancel;
     requested = 1;
-    atomic {
+    atomic {  /* @step close_gate: producerStateWord */
         if
         :: gate == PENDING -> gate = CLOSED; cancel = true
         :: gate == RUNNING ->
@@ -51,12 +59,12 @@ proctype Request() {
 
 proctype Closure() {
     bool opened, passing;
-    atomic { if :: gate == PENDING -> gate = RUNNING; opened = true :: else -> opened = false fi }
+    atomic { if :: gate == PENDING -> gate = RUNNING; opened = true :: else -> opened = false fi }  /* @step open_gate: producerStateWord */
     if
     :: opened ->
         atomic { if :: cancelled -> ran_after_cancel = 1 :: else -> skip fi; began = 1 }
         if :: passing = true :: passing = false fi;
-        gate = (passing -> PASSING : FOLLOWING);
+        gate = (passing -> PASSING : FOLLOWING);  /* @step follow_gate: producerStateWord */
         if
         :: passing -> if :: requested -> voted = 1 :: else -> skip fi   /* the link casts a vote at once */
         :: else ->
