@@ -29,7 +29,14 @@
 
 #include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <string.h>
+#ifdef __linux__
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#endif
 
 enum {
     SUBSCRIBERS = 4,
@@ -39,6 +46,60 @@ enum {
     TOTAL = SUBSCRIBERS * CALLBACKS,
     DEFAULT_ROUNDS = 10000 /* the threads persist, so a round costs microseconds */
 };
+
+/* ------------------------------------------------------------------------------------------- */
+/* Waiting for another thread.                                                                  */
+/* ------------------------------------------------------------------------------------------- */
+
+/* Seven threads share the cores, and each waits on the others several times a round. A wait
+   that only yields is cheap on an idle machine, but beside other busy processes (CI runs this
+   beside the Swift builds) the waiting threads keep taking the core from the one they wait
+   for: 10,000 rounds then took 60-300 s instead of 1.5 s, and under TSan ran past CTest's
+   limit. So a wait yields a few times, then sleeps on `moves`, which every change a thread may
+   wait for bumps (announce); it wakes on the next bump, or after a tenth of a millisecond in
+   case it missed one, and checks again. The wait is for the condition, never for a time.
+
+   The words are relaxed C11 atomics and the sleep a raw futex, neither of which orders memory
+   (ThreadSanitizer sees no synchronisation in them): a lock here would order the threads'
+   writes for the protocol, and could hide from TSan an ordering the protocol itself lacks. */
+static atomic_uint moves;
+static atomic_uint sleepers;
+enum { YIELDS_BEFORE_SLEEP = 32 };
+
+static void announce(void) {
+    atomic_fetch_add_explicit(&moves, 1, memory_order_relaxed);
+#ifdef __linux__
+    if (atomic_load_explicit(&sleepers, memory_order_relaxed) != 0) {
+        syscall(SYS_futex, (unsigned *)&moves, FUTEX_WAKE_PRIVATE, 0x7fffffff, NULL, NULL, 0);
+    }
+#endif
+}
+
+/* One wait of WAIT_UNTIL: `seen` is `moves` as read before the condition was found false. */
+static void wait_for_move(unsigned seen, unsigned tries) {
+#ifdef __linux__
+    if (tries >= YIELDS_BEFORE_SLEEP) {
+        atomic_fetch_add_explicit(&sleepers, 1, memory_order_relaxed);
+        struct timespec limit = {0, 100 * 1000};
+        /* Returns at once if `moves` is no longer `seen`: a change since the check. */
+        syscall(SYS_futex, (unsigned *)&moves, FUTEX_WAIT_PRIVATE, seen, &limit, NULL, 0);
+        atomic_fetch_sub_explicit(&sleepers, 1, memory_order_relaxed);
+        return;
+    }
+#else
+    (void)seen;
+    (void)tries;
+#endif
+    sched_yield();
+}
+
+/* Waits until `condition` holds (it is evaluated again after every wait). */
+#define WAIT_UNTIL(condition)                                                                 \
+    for (unsigned tries_ = 0;; tries_++) {                                                    \
+        unsigned seen_ = atomic_load_explicit(&moves, memory_order_relaxed);                  \
+        if (condition) break;                                                                 \
+        wait_for_move(seen_, tries_);                                                         \
+    }
 
 typedef struct callback callback;
 
@@ -171,6 +232,7 @@ static void deliver_blocks(round_state *round, petal_word taken) {
             }
         }
         round->skipped += stragglers;
+        announce(); /* the holder may wait for a flag settled here */
         /* Left alone, the deliverer nearly always finishes before its stragglers leave (they
            are still filling their slots). Every other round it waits for them instead, so that
            finish also meets refs already down by every leave. Stragglers leave on their own:
@@ -178,10 +240,8 @@ static void deliver_blocks(round_state *round, petal_word taken) {
            its reserved slots), it ends once every subscriber is done or parked as the holder
            (nobody can leave any more), and the round fails its checks instead of hanging. */
         if (owned && stragglers > 0 && round->finish_after_leaves) {
-            while (petal_atomic_load(&block->refs) != (petal_word)0 - stragglers &&
-                   petal_atomic_load(&round->subscribers_idle) < SUBSCRIBERS) {
-                sched_yield();
-            }
+            WAIT_UNTIL(petal_atomic_load(&block->refs) == (petal_word)0 - stragglers ||
+                       petal_atomic_load(&round->subscribers_idle) >= SUBSCRIBERS);
         }
         if (owned && petal_block_finish(block, stragglers)) {
             if (stragglers > 0) petal_atomic_fetch_add(&round->freed_after_leaves, 1);
@@ -194,15 +254,17 @@ static void deliver_blocks(round_state *round, petal_word taken) {
 static void resolve(round_state *round, unsigned kind) {
     /* Wait for the subscribers to be this far along (a condition, not a time): at once, or
        with blocks already filled. Never past what they reach while the holder holds. */
-    while (petal_atomic_load(&round->tickets) < round->resolve_after[kind]) sched_yield();
+    WAIT_UNTIL(petal_atomic_load(&round->tickets) >= round->resolve_after[kind]);
     if (!petal_cell_claim(&round->cell)) return;
     petal_atomic_fetch_add(&round->winners, 1);
     petal_atomic_store(&round->winner_kind, kind);
     round->outcome = 1000 + (int)kind; /* ours alone until publish releases it */
     petal_word taken = petal_cell_publish(&round->cell, kind);
+    announce(); /* the holder may wait for RESOLVED */
     if (!petal_word_has_waiters(taken)) return;
     if (petal_word_includes_inline(taken)) {
         unsigned flag = petal_slot_settle_tagged(&round->cell.slot_flag);
+        announce();
         if (flag != 0) {
             CHECK(petal_slot_tag(flag) == tag_of(round->inline_entry));
             run_callback(round, round->inline_entry);
@@ -232,11 +294,11 @@ static void between_reserve_and_commit(round_state *round, callback *c, volatile
     if (*hold) {
         *hold = 0;
         petal_atomic_fetch_add_full(&round->subscribers_idle, 1);
-        while (petal_atomic_uint_load_acquire(flag) == PETAL_SLOT_EMPTY &&
-               !petal_word_is_resolved(petal_cell_load(&round->cell))) {
-            sched_yield();
-        }
+        announce();
+        WAIT_UNTIL(petal_atomic_uint_load_acquire(flag) != PETAL_SLOT_EMPTY ||
+                   petal_word_is_resolved(petal_cell_load(&round->cell)));
         petal_atomic_fetch_add_full(&round->subscribers_idle, (petal_word)-1);
+        announce();
         if (petal_atomic_uint_load_acquire(flag) != PETAL_SLOT_EMPTY) petal_atomic_fetch_add(&round->held, 1);
         return;
     }
@@ -284,6 +346,7 @@ static void subscribe(round_state *round, callback *c, int *hold) {
             if (petal_slot_commit_tagged(petal_block_flag(block, index), tag_of(c))) goto subscribed;
             petal_atomic_fetch_add(&round->refused, 1);
             if (petal_block_leave(block)) block_free(round, block, &round->freed_by_straggler);
+            announce(); /* the deliverer may wait for this leave */
             break;
         }
         default: /* PETAL_NEEDS_BLOCK */
@@ -301,11 +364,14 @@ static void subscribe_all(round_state *round, unsigned id) {
     for (unsigned i = 0; i < CALLBACKS; i++) {
         callback *c = &round->callbacks[id][i];
         c->begin = petal_atomic_fetch_add(&round->tickets, 1);
+        announce(); /* a resolver may wait for the tickets */
         if (round->use_waiters && (i + id) % 5 == 4) subscribe_waiter(round, c);
         else subscribe(round, c, &hold);
         c->end = petal_atomic_fetch_add(&round->tickets, 1);
+        announce();
     }
     petal_atomic_fetch_add_full(&round->subscribers_idle, 1);
+    announce();
 }
 
 /* ------------------------------------------------------------------------------------------- */
@@ -327,10 +393,9 @@ typedef struct thread_arg {
     int resolver;
 } thread_arg;
 
-/* Spins until *counter reaches target. Yielding keeps the spin cheap when there are more
-   threads than cores; it is not a synchronisation on time. */
+/* Waits until *counter reaches target (the acquire load orders the round's writes). */
 static void spin_until(volatile petal_word *counter, petal_word target) {
-    while (petal_atomic_load_acquire(counter) < target) sched_yield();
+    WAIT_UNTIL(petal_atomic_load_acquire(counter) >= target);
 }
 
 static void *player(void *raw) {
@@ -340,11 +405,13 @@ static void *player(void *raw) {
         spin_until(&h->generation, number);
         if (petal_atomic_load_acquire(&h->stop)) break;
         petal_atomic_fetch_add_full(&h->arrived, 1);
+        announce();
         spin_until(&h->arrived, number * THREADS);
         if (arg->resolver) resolve(&h->round, arg->id);
         else subscribe_all(&h->round, arg->id);
         /* RELEASE: this round's writes happen before the main thread's checks. */
         petal_atomic_fetch_add_release(&h->finished, 1);
+        announce();
     }
     return NULL;
 }
@@ -469,6 +536,7 @@ static totals run_races(int use_waiters) {
         /* Every player is parked in spin_until(generation): the round state is ours. */
         prepare(&h->round, (unsigned)number, use_waiters);
         petal_atomic_store_release(&h->generation, number);
+        announce();
         spin_until(&h->finished, number * THREADS);
         sum.rounds++;
         round_state *round = &h->round;
@@ -486,6 +554,7 @@ static totals run_races(int use_waiters) {
             /* Release the parked players into an exit rather than another round. */
             petal_atomic_store(&h->stop, 1);
             petal_atomic_store_release(&h->generation, number + 1);
+            announce();
             break;
         }
     }
