@@ -22,6 +22,9 @@ let benchmarks: @Sendable () -> Void = {
                 }
             }
         }
+        for cell in FanOutCell.all {
+            registerFanOut(cell, pass)
+        }
     }
 }
 
@@ -37,6 +40,18 @@ func register(_ workload: Workload, _ threads: Int, _ entry: Entry, _ pass: Int)
             round.measure()
             benchmark.stopMeasurement()
             round.tearDown()
+        }
+    }
+}
+
+/// One fan-out cell of one pass: an iteration is a round of requests, each checking its answer.
+func registerFanOut(_ cell: FanOutCell, _ pass: Int) {
+    let name = "pass=\(pass) | \(cell.workloadName) | T=1 | \(cell.style.rawValue) | ops=\(cell.operations)"
+    Benchmark(name) { benchmark async in
+        for _ in benchmark.scaledIterations {
+            benchmark.startMeasurement()
+            await cell.runRound()
+            benchmark.stopMeasurement()
         }
     }
 }
