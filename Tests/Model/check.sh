@@ -53,6 +53,12 @@ CLOSE_IGNORES_CLOSED REQUEST_TWICE"
 DEADLINE_BUGGY_VARIANTS="CANCEL_UNCHECKED FIRE_KEEPS_ENTRY SUBSCRIBE_FIRST"
 COMBINATOR_BUGGY_VARIANTS="RELAXED_LEAVE NO_WRITING_CHECK ENTER_AFTER_DECIDED LEAVE_IGNORES_DECIDED
 SECOND_DECIDER RELAXED_RETIRE COMPLETE_IGNORES_DECIDED DECIDE_AFTER_COMPLETE"
+# Must fail (petal_combinator.pml -DVOTES): a decider that runs the actions without closing the
+# list, votes registered late and released although a decider closed the list, a receiver that
+# holds the state unowned, a decider that takes the retained pointer before winning, and a
+# resolution that leaves the list open.
+COMBINATOR_VOTES_BUGGY_VARIANTS="GIVE_UP_WITHOUT_CLOSE LATE_VOTES_RELEASED RECEIVER_UNOWNED TAKE_BEFORE_DECIDE
+RESOLVE_KEEPS_ACTIONS"
 
 for tool in spin "$CC"; do
     command -v "$tool" >/dev/null 2>&1 || { echo "check.sh: $tool not found" >&2; exit 2; }
@@ -127,17 +133,21 @@ if [ "${LITERAL:-0}" = 1 ]; then must_verify literal -DLITERAL_LOOPS; fi
 
 # A variant's search stops at its first error, within a second: compiling pan without
 # optimisation saves about 6 s per variant.
+# must_fail VARIANT...: each must make spin report an error (with $variant_flags as well).
+variant_flags=""
 must_fail() {
 for v in "$@"; do
-    echo "== variant $v (must report an error)"
-    if verify "$v" "-D$v"; then
+    echo "== variant $v${variant_flags:+ with $variant_flags} (must report an error)"
+    # shellcheck disable=SC2086
+    if verify "$v" $variant_flags "-D$v"; then
         if [ "$errors" = 0 ]; then
             echo "FAIL: spin found no error in $v"
             status=1
         else
             grep -m 1 -e 'assertion violated' -e 'invalid end state' "$v.out"
-            echo "PASS: error found; counterexample (spin -t -D$v):"
-            spin -t "-D$v" "$model" | sed -n '/trail ends/q;p' | grep -v '^ *$' | head -n 40 | sed 's/^ */    /'
+            echo "PASS: error found; counterexample (spin -t ${variant_flags:+$variant_flags }-D$v):"
+            # shellcheck disable=SC2086
+            spin -t $variant_flags "-D$v" "$model" | sed -n '/trail ends/q;p' | grep -v '^ *$' | head -n 40 | sed 's/^ */    /'
         fi
     else
         cat "$v.out" 2>/dev/null | tail -n 20
@@ -166,6 +176,15 @@ must_verify combinator4 -DINPUTS=4
 must_verify first-resolved -DFIRST_RESOLVED
 must_verify combinator-literal -DLITERAL_LOOPS
 must_fail $COMBINATOR_BUGGY_VARIANTS
+# With the votes: the inputs' shared receiver, the combined future's action list (its answer
+# and its votes) closed by a request, a decider or the resolution, and the retained pointer;
+# inputs that wait for their vote or stay pending for ever (6 million states: optimised).
+opt=-O2
+must_verify combinator-votes -DVOTES
+opt=-O0
+variant_flags=-DVOTES
+must_fail $COMBINATOR_VOTES_BUGGY_VARIANTS
+variant_flags=""
 
 model=petal_start_gate.pml
 opt=-O0

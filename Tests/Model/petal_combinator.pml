@@ -90,6 +90,49 @@
  * the two rules above: a leave completes only on a word not DECIDED, and a decision is refused
  * once REMAINING is 0. firstResolved, whose inputs never contribute, expects one contribution
  * that never comes (REMAINING starts at 1), so that REMAINING 0 always means completed.
+ *
+ * THE VOTES (-DVOTES: the combinator as `CombinatorState.combine` builds it with
+ * cancellingUpstream, the shape of the crash under clients that leave). Three more things
+ * race the word:
+ *   - THE SHARED RECEIVER. The inputs' callbacks do not hold the state: each holds one
+ *     reference to the one InputReceiver of the call (`Callback.input(receiver, index:)`), whose
+ *     closure holds the state. The maker holds the receiver while it subscribes; the drop of
+ *     the receiver's last reference drops the receiver's reference to the state.
+ *   - THE COMBINED FUTURE'S RECORD, an action list [ANSWER, VOTES] closed exactly once: by a
+ *     request (`answerCancellationRequest`), by a decider giving up (`giveUpUpstream`, which
+ *     closes it as a request would), or by the combined future's resolution (`releaseActions`:
+ *     released unrun). ANSWER (registered at the first link, before any input is subscribed)
+ *     holds a reference to the state and decides the result cancelled; VOTES (registered by
+ *     `addUpstreamVotes` after the maker's loop: run at once if a request or a decider closed
+ *     the list meanwhile, released if the resolution did) casts one vote on each input the
+ *     maker counted. The record's own protocol is petal_cancellation.pml's; here each close
+ *     and each registration is one atomic step. The requester asks once, unless the combined
+ *     future is resolved already: it closes the list and runs what it took, ANSWER first.
+ *   - THE RETAINED POINTER (the header's result field, `Unmanaged.passRetained(result)`):
+ *     taken once, by the completer or the winning decider, never read after: a decider's take
+ *     comes after its decision is won, and deinit releases it only if nobody took it.
+ * An input no longer resolves and goes away unrun (a promise dropped unresolved cancels its
+ * future): it resolves on its own, or it WAITS for its vote (its producer is asked to stop and
+ * it is cancelled: then it contributes or decides, as its combinator treats a cancellation),
+ * or, if no vote ever comes (spin's `timeout`: nothing else can move), it stays pending for
+ * ever and its callback holds the receiver, so the state is rightly never freed.
+ * CHECKED besides (1)-(6): (7) no input is voted on twice by this combined future; (8) once
+ * the combined future gives up (a decider won), every input the maker counted is voted on
+ * exactly once, so no input waits for ever; votes are cast only if it gave up or a request
+ * closed the list; (9) ANSWER runs at most once and its reference is dropped exactly once,
+ * run or released (the state is freed exactly when no input is pending for ever); the receiver
+ * is freed exactly once, never used after.
+ * SEEDED BUGS of this configuration (spin -DVOTES -D<NAME>), all expected to FAIL:
+ *   GIVE_UP_WITHOUT_CLOSE  a decider gives up by running the actions without closing the list:
+ *                        a request runs them too (an input voted on twice)
+ *   LATE_VOTES_RELEASED  the votes registered after the maker's loop are released unrun when a
+ *                        decider closed the list meanwhile (the inputs counted wait for ever)
+ *   RECEIVER_UNOWNED     the receiver's closure holds the state unowned: the state is freed
+ *                        while inputs' callbacks still reach it through the receiver
+ *   TAKE_BEFORE_DECIDE   a decider takes the retained pointer before its decision is won: a
+ *                        refused decider reads the emptied field
+ *   RESOLVE_KEEPS_ACTIONS  the combined future's resolution leaves the list open: ANSWER's
+ *                        reference to the state is never dropped (a leak per request)
  */
 
 #ifndef INPUTS
@@ -173,6 +216,24 @@ byte winner = 0;                 /* the input whose decide won (1-based) */
 byte leaves = 0;                 /* leaves made: completion needs INPUTS of them */
 byte deinits = 0;
 
+#ifdef VOTES
+/* The shared receiver, the combined future's record and the votes (see THE VOTES). */
+#define OPEN                  0
+#define CLOSED_BY_REQUEST     1
+#define CLOSED_BY_RESOLUTION  2
+byte receiver_refs = 1;          /* the maker's `receiver`; each subscription adds one */
+bit receiver_freed = 0;
+byte actions = OPEN;             /* the record's action list */
+bit has_answer = 1;              /* ANSWER is in the list (registered at the first link) */
+bit has_votes = 0;               /* VOTES is in the list */
+bit requested = 0;
+bit combined_resolved = 0;       /* the combined future's cell */
+bit counted[INPUTS];             /* the maker counted the input as a dependent (in its loop) */
+byte votes[INPUTS];              /* votes cast on each input by the combined future */
+byte answers = 0;                /* runs of ANSWER */
+byte forever = 0;                /* inputs pending for ever (no vote came) */
+#endif
+
 /* Events and their publication (see ORDERING). */
 #define W(i)      (1 << (i))
 #define ALL_W     ((1 << INPUTS) - 1)
@@ -232,6 +293,7 @@ byte published = 0;              /* events some release on the word has publishe
 #define DROP_REFERENCE(who) \
     atomic { \
         ALIVE(); \
+        assert(refs > 0); \
         refs--; \
         printf("P%d drops its reference: refs %d\n", who, refs); \
         if \
@@ -254,6 +316,111 @@ byte published = 0;              /* events some release on the word has publishe
         :: else -> skip \
         fi \
     }
+
+#ifdef VOTES
+/* ---- the votes: the receiver, the combined future's record (see THE VOTES) ------------------ */
+
+/* Drops a reference to the receiver; the last one drops the receiver's reference to the state. */
+#ifndef RECEIVER_UNOWNED
+#define RECEIVER_RELEASES_STATE(who) if :: last -> DROP_REFERENCE(who) :: else -> skip fi
+#else
+#define RECEIVER_RELEASES_STATE(who) skip
+#endif
+#define DROP_RECEIVER(who) \
+    atomic { \
+        assert(!receiver_freed && receiver_refs > 0); \
+        receiver_refs--; \
+        last = (receiver_refs == 0); \
+        printf("P%d drops its reference to the receiver: %d left\n", who, receiver_refs); \
+        if \
+        :: last -> receiver_freed = 1 \
+        :: else -> skip \
+        fi \
+    } \
+    RECEIVER_RELEASES_STATE(who)
+
+/* closeForRequest: the first close takes the list (a, v: ANSWER and VOTES were in it). */
+#ifndef GIVE_UP_WITHOUT_CLOSE
+#define CLOSE_FOR_REQUEST(a, v, who) \
+    atomic { \
+        if \
+        :: actions == OPEN -> \
+            actions = CLOSED_BY_REQUEST; a = has_answer; v = has_votes; has_answer = 0; has_votes = 0; \
+            printf("P%d closes the list for a request (answer %d, votes %d)\n", who, a, v) \
+        :: else -> a = 0; v = 0 \
+        fi \
+    }
+#define GIVE_UP_CLOSES(a, v, who) CLOSE_FOR_REQUEST(a, v, who)
+#else
+#define CLOSE_FOR_REQUEST(a, v, who) \
+    atomic { \
+        if \
+        :: actions == OPEN -> \
+            actions = CLOSED_BY_REQUEST; a = has_answer; v = has_votes; has_answer = 0; has_votes = 0 \
+        :: else -> a = 0; v = 0 \
+        fi \
+    }
+/* the decider runs what the list holds and leaves it open */
+#define GIVE_UP_CLOSES(a, v, who) atomic { a = has_answer; v = has_votes }
+#endif
+
+/* VOTES runs: one vote on each input the maker counted, one step each (the input may respond
+   between two). (7) */
+#define CAST_VOTES(who) \
+    j = 0; \
+    do \
+    :: j < INPUTS -> \
+        atomic { \
+            if \
+            :: counted[j] -> votes[j]++; printf("P%d votes on P%d\n", who, j + 1); assert(votes[j] == 1) \
+            :: else -> skip \
+            fi; \
+            j++ \
+        } \
+    :: else -> j = 0; break \
+    od
+
+/* giveUpUpstream, by the winning decider: closes the list as a request would and runs what it
+   took: ANSWER (its decision refused: this thread decided) then VOTES; ANSWER, run, is released,
+   dropping its reference. (9) */
+#define GIVE_UP(who) \
+    GIVE_UP_CLOSES(ga, gv, who); \
+    if \
+    :: ga -> \
+        atomic { ALIVE(); answers++; assert(answers == 1); assert(decide_refused(word)) }; \
+        DROP_REFERENCE(who) \
+    :: else -> skip \
+    fi; \
+    if \
+    :: gv -> CAST_VOTES(who) \
+    :: else -> skip \
+    fi; \
+    ga = 0; gv = 0
+
+/* The combined future resolves: its cell, then releaseActions (the list closed for the
+   resolution, its actions released unrun: ANSWER's reference dropped). */
+#ifndef RESOLVE_KEEPS_ACTIONS
+#define RESOLVE_CLOSES() \
+    if \
+    :: actions == OPEN -> actions = CLOSED_BY_RESOLUTION; ga = has_answer; has_answer = 0; has_votes = 0 \
+    :: else -> ga = 0 \
+    fi
+#else
+#define RESOLVE_CLOSES() ga = 0
+#endif
+#define RESOLVE_COMBINED(who) \
+    atomic { \
+        assert(!combined_resolved); \
+        combined_resolved = 1; \
+        printf("P%d resolves the combined future\n", who); \
+        RESOLVE_CLOSES() \
+    } \
+    if \
+    :: ga -> DROP_REFERENCE(who) \
+    :: else -> skip \
+    fi; \
+    ga = 0
+#endif
 
 /* ---- an input's callback: contribute ------------------------------------------------------- */
 inline contribute(i) {
@@ -329,6 +496,9 @@ inline contribute(i) {
                 TAKE_THE_RESULT()
             }
             RETIRE(COMPLETE, COMPLETED, i + 1)
+#ifdef VOTES
+            RESOLVE_COMBINED(i + 1)
+#endif
         :: duty == RELEASE_TAIL ->
             atomic {
                 RELEASE_THE_TAIL();
@@ -404,10 +574,19 @@ inline decide(i) {
             fi
         }
         RETIRE(duty, i + 1, i + 1)
-    :: else -> skip
+#ifdef VOTES
+        GIVE_UP(i + 1);
+        RESOLVE_COMBINED(i + 1)
+#endif
+    :: else ->
+#ifdef TAKE_BEFORE_DECIDE
+        atomic { TAKE_THE_RESULT() };
+#endif
+        skip
     fi
 }
 
+#ifndef VOTES
 proctype Input(byte i) {
     short w;
     byte duty = NOTHING, j;
@@ -423,10 +602,45 @@ proctype Input(byte i) {
     w = 0; duty = NOTHING; entered = 0;
     DROP_REFERENCE(i + 1)
 }
+#else
+/* An input resolves on its own, or waits for its vote (then it is cancelled, which contributes
+   or decides as its combinator treats a cancellation), or, if no vote ever comes, stays pending
+   for ever, its callback holding the receiver. */
+proctype Input(byte i) {
+    short w;
+    byte duty = NOTHING, j;
+    bit entered, waits, ga, gv, last;
+    byte seen = 0, mine = 0;
+    if
+    :: waits = 0
+    :: waits = 1
+    fi;
+    if
+    :: waits ->
+        if
+        :: votes[i] > 0 -> printf("P%d is asked by its vote: its producer stops, it is cancelled\n", i + 1)
+        :: timeout -> forever++; printf("P%d stays pending for ever\n", i + 1); goto pending
+        fi
+    :: else -> skip
+    fi;
+    assert(!receiver_freed);                             /* (9) its callback holds the receiver */
+    if
+#ifndef FIRST_RESOLVED
+    :: contribute(i)
+#endif
+    :: decide(i)
+    fi;
+    w = 0; duty = NOTHING; entered = 0;
+    DROP_RECEIVER(i + 1);
+pending:
+    skip
+}
+#endif
 
 /* The request's answer: a cancellation request that reaches the combined future decides it
    (cancelled) through the same one-shot, holding a reference to the state (its closure, in the
    combined future's cancellation record). It is no input: every input may still contribute. */
+#ifndef VOTES
 proctype Requester() {
     short w;
     byte duty = NOTHING, j;
@@ -439,24 +653,93 @@ proctype Requester() {
     w = 0; duty = NOTHING;
     DROP_REFERENCE(i + 1)
 }
+#else
+/* requestCancellation on the combined future: nothing once it is resolved; else the request is
+   written (once), the list closed for it, and what the close took runs: ANSWER (the decision,
+   then ANSWER released: its reference dropped), then VOTES. The state's reference is ANSWER's,
+   not the requester's. */
+proctype Requester() {
+    short w;
+    byte duty = NOTHING, j;
+    bit asked, ra, rv, ga, gv, last;
+    byte seen = 0, mine = 0;
+    byte i = INPUTS;                                     /* its id: P(INPUTS + 1) */
+    if
+    :: atomic {
+            if
+            :: !combined_resolved && !requested -> requested = 1; asked = 1; printf("P%d requests\n", i + 1)
+            :: else -> asked = 0
+            fi
+        }
+        if
+        :: asked ->
+            CLOSE_FOR_REQUEST(ra, rv, i + 1);
+            if
+            :: ra ->
+                atomic { ALIVE(); answers++; assert(answers == 1) };
+                decide(i);
+                w = 0; duty = NOTHING;
+                DROP_REFERENCE(i + 1)
+            :: else -> skip
+            fi;
+            if
+            :: rv -> CAST_VOTES(i + 1)
+            :: else -> skip
+            fi
+        :: else -> skip
+        fi
+    :: printf("P%d: no request\n", i + 1)
+    fi
+}
+#endif
 
 proctype Maker() {
     short w;
-    byte i = 0;
+    byte i = 0, j;
     byte seen = 0, mine = 0;
+#ifdef VOTES
+    bit gv, last;
+#endif
     do
     :: i < INPUTS ->
         if
         :: is_decided(word) -> printf("P0 sees DECIDED: stops subscribing\n"); break   /* the hint: a plain load */
+#ifndef VOTES
         :: else -> atomic { ALIVE(); refs++; printf("P0 subscribes P%d\n", i + 1); run Input(i) }; i++
+#else
+        /* counted as a dependent of the input (dependOnUpstream), then subscribed: the
+           callback holds the receiver */
+        :: else -> atomic { ALIVE(); counted[i] = 1; receiver_refs++; printf("P0 counts and subscribes P%d\n", i + 1); run Input(i) }; i++
+#endif
         fi
     :: else -> break
     od;
     i = 0;
+#ifdef VOTES
+    /* addUpstreamVotes(counted), after the loop: run at once if a request or a decider closed
+       the list meanwhile, released if the resolution did */
+    atomic {
+        if
+        :: actions == OPEN -> has_votes = 1; gv = 0
+#ifndef LATE_VOTES_RELEASED
+        :: actions == CLOSED_BY_REQUEST -> gv = 1
+#else
+        :: actions == CLOSED_BY_REQUEST -> gv = 0
+#endif
+        :: actions == CLOSED_BY_RESOLUTION -> gv = 0
+        fi
+    }
+    if
+    :: gv -> CAST_VOTES(0)
+    :: else -> skip
+    fi;
+    DROP_RECEIVER(0);
+#endif
     DROP_REFERENCE(0)
 }
 
 init {
+    byte k;
     atomic {
 #ifndef FIRST_RESOLVED
         word = INPUTS;                                   /* CombinatorWord(expecting: INPUTS) */
@@ -467,9 +750,37 @@ init {
         refs++;                                          /* the request's answer holds the state */
         run Requester();
 #endif
+#if defined(VOTES) && !defined(RECEIVER_UNOWNED)
+        refs++;                                          /* the receiver's closure holds the state */
+#endif
         run Maker()
     }
     (_nr_pr == 1);                                       /* every other process has ended */
+#ifdef VOTES
+    k = 0;
+    do
+    :: k < INPUTS ->
+        assert(votes[k] <= 1);                           /* (7) */
+        if
+        :: winner != 0 -> assert(votes[k] == counted[k]) /* (8) every counted input asked, once */
+        :: else -> skip
+        fi;
+        if
+        :: votes[k] > 0 -> assert(winner != 0 || requested)
+        :: else -> skip
+        fi;
+        k++
+    :: else -> break
+    od;
+    assert(answers <= 1);
+    if
+    :: forever > 0 ->                                    /* pending inputs hold the state: rightly */
+        assert(!freed && !receiver_freed && winner == 0 && resolutions == 0 && actions == OPEN);
+        goto checked
+    :: else ->
+        assert(receiver_freed && actions != OPEN)        /* (9) */
+    fi;
+#endif
     assert(freed && deinits == 1 && refs == 0);          /* (5) */
     assert(tail == RELEASED && tail_releases == 1);      /* (3) no leak */
     assert(disposed == 1 && takes == resolutions);       /* (1), (2) */
@@ -481,5 +792,7 @@ init {
         :: else -> assert(resolutions == 0)
         fi
     fi;
-    assert(writing(word) == 0)
+    assert(writing(word) == 0);
+checked:
+    skip
 }
