@@ -47,25 +47,52 @@ public struct FanOutCell: Sendable {
 
     /// Runs one round; stops the process if any request's answer is wrong.
     public func runRound() async {
-        let stops = StopCount()
-        var timeouts = 0
+        if style == .petal { return runPetalRound() }
+        var tally = Tally(cell: self)
         for index in 0..<requests {
             let late = Self.isLate(index)
-            let sum: Int?
-            switch style {
-            case .petal: sum = petalRequest(late: late, stops: stops)
-            case .taskGroup: sum = await taskGroupRequest(late: late, stops: stops)
-            case .asyncLet: sum = await asyncLetRequest(late: late, stops: stops)
-            }
+            let sum: Int? =
+                switch style {
+                case .petal: preconditionFailure("runPetalRound runs Petal's")
+                case .taskGroup: await taskGroupRequest(late: late, stops: tally.stops)
+                case .asyncLet: await asyncLetRequest(late: late, stops: tally.stops)
+                }
+            tally.check(sum, late: late)
+        }
+        tally.finish()
+    }
+
+    /// Runs one round of the Petal style, all on this thread (no `await`): for the probe, whose
+    /// callgrind counts of it are the fan-out's exact cost per call.
+    public func runPetalRound() {
+        precondition(style == .petal)
+        var tally = Tally(cell: self)
+        for index in 0..<requests {
+            let late = Self.isLate(index)
+            tally.check(petalRequest(late: late, stops: tally.stops), late: late)
+        }
+        tally.finish()
+    }
+
+    /// A round's answers, checked as they come.
+    private struct Tally {
+        let cell: FanOutCell
+        let stops = StopCount()
+        var timeouts = 0
+
+        mutating func check(_ sum: Int?, late: Bool) {
             if late {
-                if sum != nil { fatalError("\(style): a late request did not time out") }
+                if sum != nil { fatalError("\(cell.style): a late request did not time out") }
                 timeouts += 1
-            } else if sum != width * (width - 1) / 2 {
-                fatalError("\(style): a request's sum is \(sum.map(String.init) ?? "nil")")
+            } else if sum != cell.width * (cell.width - 1) / 2 {
+                fatalError("\(cell.style): a request's sum is \(sum.map(String.init) ?? "nil")")
             }
         }
-        if stops.value != timeouts {
-            fatalError("\(style): \(stops.value) late calls stopped for \(timeouts) timeouts, not one each")
+
+        func finish() {
+            if stops.value != timeouts {
+                fatalError("\(cell.style): \(stops.value) late calls stopped for \(timeouts) timeouts, not one each")
+            }
         }
     }
 

@@ -178,6 +178,15 @@ func perform(_ operation: String, _ contender: String, _ count: Int) -> Bool {
         precondition(Delivered.count == count / 32 * (1 + 32 - answered), "\(Delivered.count) deliveries")
         return true
     }
+    if operation.hasPrefix("fan-out N="), let width = Int(operation.dropFirst("fan-out N=".count)) {
+        // The suite's fan-out (FanOutCell), Petal's style: an operation is one call; whole rounds
+        // of about 4,096 calls (a quarter of the requests with a late call, stopped).
+        guard contender == "Petal", let cell = FanOutCell.all.first(where: { $0.width == width && $0.style == .petal })
+        else { return false }
+        precondition(count.isMultiple(of: cell.operations), "\(count) is not whole rounds of \(cell.operations)")
+        for _ in 0..<count / cell.operations { cell.runPetalRound() }
+        return true
+    }
     if ["plain call", "hedged call", "limit admission"].contains(operation) {
         // Issue 40's primitives on the path every call takes (TailRequest): Petal only.
         guard contender == "Petal" else { return false }
