@@ -82,6 +82,18 @@ func scaled(_ count: Int, floor: Int = 10) -> Int {
     return max(floor, Int(Double(count) * scale))
 }
 
+/// Links in the chains that prove a chain of any length runs without deepening the stack: a
+/// million, or that times PETAL_CHAIN_SCALE. CI runs a quarter in the sanitizers' debug builds,
+/// where a million took 200 s (TSan) and 90 s (ASan) of one core for nothing a quarter does not
+/// show: each chain runs on one thread, and a stack that grew with the chain would overflow at a
+/// few thousand links.
+let deepChainLinks: Int = {
+    guard let text = ProcessInfo.processInfo.environment["PETAL_CHAIN_SCALE"], let scale = Double(text) else {
+        return 1_000_000
+    }
+    return max(100_000, Int(1_000_000 * scale))
+}()
+
 /// Runs work on a new thread and lets the test wait for it.
 final class DispatchGroupBox: Sendable {
     private let group = DispatchGroup()
