@@ -45,6 +45,13 @@
             future.fulfilForPrototype(with: value)
         }
 
+        /// Cancels the future when a consumer asks for its cancellation, and runs `stop`, as
+        /// ``Petal/Promise/cancelWhenRequested(on:stopping:)`` does on the inline context.
+        @inlinable
+        public borrowing func cancelWhenRequested(stopping stop: @escaping @Sendable () -> Void) {
+            future.cancelWhenRequestedForPrototype(stopping: stop)
+        }
+
         deinit {
             // The one owner is gone: cancel the future if it is still pending, as Promise does.
             future.abandonForPrototype(fileID: fileID, line: line)

@@ -1,11 +1,14 @@
 import Foundation
 import Petal
+import PetalPrototypes
 
 /// The fan-out of a service request, as `async` code writes it: N calls to a callback-based
 /// backend at once, one deadline over them all, the results added up, and the calls still
-/// running when the deadline passes cancelled. Written three ways: with Petal (promises,
+/// running when the deadline passes cancelled. Written three ways, with Petal (promises,
 /// `fulfillingWhen` and `timeout`), with a task group (a child per call bridged with a
-/// continuation, and a child for the deadline) and with `async let` (N = 3 only).
+/// continuation, and a child for the deadline) and with `async let` (N = 3 only); and a fourth, to
+/// measure what Petal's promise of two objects costs here, with a one-object promise
+/// (`UniquePromise`, a prototype that does not ship).
 ///
 /// One request in four has a late call that never answers by itself: its deadline passes once
 /// every other call has answered, and the late call must then be asked to stop, so the
@@ -21,6 +24,9 @@ public struct FanOutCell: Sendable {
         case petal = "Petal"
         case taskGroup = "task group"
         case asyncLet = "async let"
+        /// Petal with a promise of one object (`UniquePromise`, PetalPrototypes): what the
+        /// promise's second object costs the fan-out (issue 37's 5x, measured, not shipped).
+        case uniquePromisePrototype = "Petal, non-copyable promise (prototype)"
     }
 
     /// Calls per request.
@@ -47,13 +53,13 @@ public struct FanOutCell: Sendable {
 
     /// Runs one round; stops the process if any request's answer is wrong.
     public func runRound() async {
-        if style == .petal { return runPetalRound() }
+        if style == .petal || style == .uniquePromisePrototype { return runRoundOnThisThread() }
         var tally = Tally(cell: self)
         for index in 0..<requests {
             let late = Self.isLate(index)
             let sum: Int? =
                 switch style {
-                case .petal: preconditionFailure("runPetalRound runs Petal's")
+                case .petal, .uniquePromisePrototype: preconditionFailure("runRoundOnThisThread runs Petal's")
                 case .taskGroup: await taskGroupRequest(late: late, stops: tally.stops)
                 case .asyncLet: await asyncLetRequest(late: late, stops: tally.stops)
                 }
@@ -62,14 +68,17 @@ public struct FanOutCell: Sendable {
         tally.finish()
     }
 
-    /// Runs one round of the Petal style, all on this thread (no `await`): for the probe, whose
-    /// callgrind counts of it are the fan-out's exact cost per call.
-    public func runPetalRound() {
-        precondition(style == .petal)
+    /// Runs one round of Petal's style or its prototype's, all on this thread (no `await`): for
+    /// the probe too, whose callgrind counts of it are the fan-out's exact cost per call.
+    public func runRoundOnThisThread() {
+        precondition(style == .petal || style == .uniquePromisePrototype)
         var tally = Tally(cell: self)
         for index in 0..<requests {
             let late = Self.isLate(index)
-            tally.check(petalRequest(late: late, stops: tally.stops), late: late)
+            let sum =
+                style == .petal
+                ? petalRequest(late: late, stops: tally.stops) : uniquePromiseRequest(late: late, stops: tally.stops)
+            tally.check(sum, late: late)
         }
         tally.finish()
     }
@@ -109,6 +118,24 @@ public struct FanOutCell: Sendable {
         // The backend holds the late call's promise until it is stopped (dropped, a promise
         // would cancel its future by itself, and the optimiser may end the array's life here).
         if late { withExtendedLifetime(promises) { Self.clock.advance(by: .seconds(1)) } }
+        guard let outcome = all.peek() else { preconditionFailure("the request is resolved by now") }
+        return outcome.value.map { $0.reduce(0, +) }
+    }
+
+    /// As `petalRequest`, with one-object promises: in a buffer, since an `Array` cannot hold a
+    /// non-copyable element.
+    private func uniquePromiseRequest(late: Bool, stops: StopCount) -> Int? {
+        let promises = UnsafeMutablePointer<UniquePromise<Int>>.allocate(capacity: width)
+        for index in 0..<width { (promises + index).initialize(to: UniquePromise()) }
+        if late { promises[width - 1].cancelWhenRequested { stops.increment() } }
+        var futures: [Future<Int>] = []
+        futures.reserveCapacity(width)
+        for index in 0..<width { futures.append(promises[index].future) }
+        let all = Future.fulfillingWhen(futures).timeout(after: .seconds(1), clock: Self.clock)
+        for index in 0..<(late ? width - 1 : width) { promises[index].fulfil(with: index) }
+        if late { Self.clock.advance(by: .seconds(1)) }
+        promises.deinitialize(count: width)
+        promises.deallocate()
         guard let outcome = all.peek() else { preconditionFailure("the request is resolved by now") }
         return outcome.value.map { $0.reduce(0, +) }
     }

@@ -179,12 +179,18 @@ func perform(_ operation: String, _ contender: String, _ count: Int) -> Bool {
         return true
     }
     if operation.hasPrefix("fan-out N="), let width = Int(operation.dropFirst("fan-out N=".count)) {
-        // The suite's fan-out (FanOutCell), Petal's style: an operation is one call; whole rounds
+        // The suite's fan-out (FanOutCell), Petal's style or its one-object prototype's
+        // ("prototype"): an operation is one call; whole rounds
         // of about 4,096 calls (a quarter of the requests with a late call, stopped).
-        guard contender == "Petal", let cell = FanOutCell.all.first(where: { $0.width == width && $0.style == .petal })
-        else { return false }
+        let style: FanOutCell.Style? =
+            switch contender {
+            case "Petal": .petal
+            case "prototype": .uniquePromisePrototype
+            default: nil
+            }
+        guard let cell = FanOutCell.all.first(where: { $0.width == width && $0.style == style }) else { return false }
         precondition(count.isMultiple(of: cell.operations), "\(count) is not whole rounds of \(cell.operations)")
-        for _ in 0..<count / cell.operations { cell.runPetalRound() }
+        for _ in 0..<count / cell.operations { cell.runRoundOnThisThread() }
         return true
     }
     if ["plain call", "hedged call", "limit admission"].contains(operation) {

@@ -13,6 +13,13 @@ extension Future {
         storage.fulfil(with: value)
     }
 
+    /// Runs `stop` on the requesting thread once the first cancellation request reaches this
+    /// future, after cancelling it, as `Promise.cancelWhenRequested(stopping:)` does inline.
+    @inlinable
+    package func cancelWhenRequestedForPrototype(stopping stop: @escaping @Sendable () -> Void) {
+        storage.addProducerStop(CallbackContext.carrying(stop))
+    }
+
     /// Applies the abandoned-promise rule for a promise created at `fileID`:`line` and dropped:
     /// cancels this future if it is still pending, and reports it.
     package func abandonForPrototype(fileID: StaticString, line: UInt) {
