@@ -2,9 +2,11 @@ import CBenchSupport
 
 /// One promise implementation under measurement, behind the smallest adapter the workloads need.
 ///
-/// Every callback a workload subscribes either counts (bumping the shared C counter, so it
-/// captures nothing and allocates no closure context) or forwards its value to another promise.
-/// Workloads check the counter afterwards, so a broken contender cannot post a fast number.
+/// Every callback a workload subscribes counts (bumping the shared C counter, so it captures
+/// nothing and allocates no closure context), captures an object of its own as a service's
+/// callbacks do (`Subscriber`, the capturing workloads), or forwards its value to another
+/// promise. Workloads check the counter afterwards, so a broken contender cannot post a fast
+/// number.
 public protocol Contender: SendableMetatype {
     associatedtype Handle
     /// The name in tables and plots.
@@ -19,6 +21,9 @@ public protocol Contender: SendableMetatype {
     /// Subscribes `callback` as the user passed it: a closure value made elsewhere, not a
     /// literal at the call site (a generic API may have to re-wrap such a value to store it).
     static func subscribe(_ handle: Handle, _ callback: @escaping @Sendable (Int) -> Void)
+    /// Subscribes a callback that captures `subscriber` and passes it the value
+    /// (`Subscriber.receive`), written as a user writes it: a closure literal.
+    static func subscribeCapturing(_ handle: Handle, _ subscriber: Subscriber)
     static func subscribeForwarding(_ handle: Handle, to next: Handle)
     /// Fulfils with `value`; returns whether this call resolved the promise.
     @discardableResult
@@ -72,6 +77,10 @@ extension Contender {
     /// Contenders that cannot take a Swift closure (the raw C core) count as usual.
     public static func subscribe(_ handle: Handle, _ callback: @escaping @Sendable (Int) -> Void) {
         subscribeCounting(handle)
+    }
+    @inlinable
+    public static func subscribeCapturing(_ handle: Handle, _ subscriber: Subscriber) {
+        subscribe(handle) { subscriber.receive($0) }
     }
     public static func settle(_ handle: Handle, subscriptions: Int) {}
     public static func perform(_ job: @escaping @Sendable () -> Void) { job() }

@@ -28,6 +28,18 @@ public enum RawCoreC11Contender: Contender {
         _ = bench_c11_future_subscribe(handle.future, bench_c_count, nil)
     }
 
+    /// As the library's core does it (`RawCoreContender.subscribeCapturing`).
+    @inlinable
+    public static func subscribeCapturing(_ handle: Handle, _ subscriber: Subscriber) {
+        _ = bench_c11_future_subscribe(
+            handle.future,
+            { future, context in
+                Unmanaged<Subscriber>.fromOpaque(context!).takeUnretainedValue()
+                    .receive(Int(bitPattern: bench_c11_future_payload(future)))
+            },
+            Unmanaged.passUnretained(subscriber).toOpaque())
+    }
+
     @inlinable
     public static func subscribeForwarding(_ handle: Handle, to next: Handle) {
         _ = bench_c11_future_subscribe(handle.future, bench_c11_forward, UnsafeMutableRawPointer(next.future))

@@ -20,6 +20,19 @@ public enum RawCoreContender: Contender {
         _ = petal_future_subscribe(handle.future, bench_c_count, nil)
     }
 
+    /// A C user's capturing callback: the context is the subscriber, unretained (in C the
+    /// request outlives its callback; the round holds every subscriber).
+    @inlinable
+    public static func subscribeCapturing(_ handle: Handle, _ subscriber: Subscriber) {
+        _ = petal_future_subscribe(
+            handle.future,
+            { future, context in
+                Unmanaged<Subscriber>.fromOpaque(context!).takeUnretainedValue()
+                    .receive(Int(bitPattern: petal_future_payload(future)))
+            },
+            Unmanaged.passUnretained(subscriber).toOpaque())
+    }
+
     @inlinable
     public static func subscribeForwarding(_ handle: Handle, to next: Handle) {
         _ = petal_future_subscribe(handle.future, bench_c_forward, UnsafeMutableRawPointer(next.future))

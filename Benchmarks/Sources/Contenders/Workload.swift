@@ -15,6 +15,13 @@ public enum Workload: String, CaseIterable, Sendable {
     case hotDrain = "hot promise: drain"
     /// T-1 threads subscribe while one fulfils.
     case subscribeRacingFulfil = "subscribe racing fulfil"
+    /// The four above with the callback a service writes: each captures an object of its own
+    /// (`Subscriber`, made before the round as a request exists before its completion) and
+    /// writes the value into it.
+    case createSubscribeFulfilCapturing = "create+subscribe+fulfil, capturing"
+    case hotAttachCapturing = "hot promise: attach, capturing"
+    case hotDrainCapturing = "hot promise: drain, capturing"
+    case subscribeRacingFulfilCapturing = "subscribe racing fulfil, capturing"
     /// Every thread tries to fulfil the same promises; exactly one wins each.
     case fulfilRace = "fulfil race"
     /// Many promises shared by every thread; half the operations fulfil, half subscribe.
@@ -34,7 +41,9 @@ public enum Workload: String, CaseIterable, Sendable {
     case chainAcrossNIO4 = "chain across NIO K=4"
 
     /// The smallest thread count at which the workload means something.
-    public var minimumThreads: Int { self == .subscribeRacingFulfil || self == .pingPong ? 2 : 1 }
+    public var minimumThreads: Int {
+        self == .subscribeRacingFulfil || self == .subscribeRacingFulfilCapturing || self == .pingPong ? 2 : 1
+    }
 
     /// The largest thread count at which the workload means something.
     public var maximumThreads: Int {
@@ -51,7 +60,9 @@ public enum Workload: String, CaseIterable, Sendable {
     /// Whether every operation of a round happens inside the workers' jobs (no coordinator step).
     var wholeInJobs: Bool {
         switch self {
-        case .createSubscribeFulfil, .subscribeAfterFulfil, .privatePairs, .chain1, .chain4, .chain100: true
+        case .createSubscribeFulfil, .createSubscribeFulfilCapturing, .subscribeAfterFulfil, .privatePairs, .chain1,
+            .chain4, .chain100:
+            true
         default: false
         }
     }
@@ -152,7 +163,7 @@ extension Workload {
 
     /// Whether the measured phase runs jobs on the worker pool (the drain is one thread's
     /// fulfil; the chain across NIO runs on the event loop).
-    private var measuresWorkers: Bool { self != .hotDrain && self != .chainAcrossNIO4 }
+    private var measuresWorkers: Bool { self != .hotDrain && self != .hotDrainCapturing && self != .chainAcrossNIO4 }
 
     private func unwokenRound<C: Contender>(for _: C.Type, pool: ContenderPool<C>, threads: Int) -> Round {
         switch self {
@@ -181,6 +192,32 @@ extension Workload {
                 awaitDelivered(C.self, perThread * threads)
             }
 
+        case .createSubscribeFulfilCapturing:
+            let perThread = 512
+            let subscribers = RoundState<Shared<[[Subscriber]]>>()
+            return Round(
+                operations: perThread * threads,
+                setUp: {
+                    Delivered.reset()
+                    subscribers.value = Shared(Subscriber.make(threads: threads, perThread: perThread) { $0 })
+                },
+                measure: {
+                    pool.run { index in
+                        // Sound: each worker reads its own row; the subscribers are Sendable.
+                        let mine = subscribers.value!.value[index]
+                        for value in 0..<perThread {
+                            let handle = C.make()
+                            C.escape(handle)
+                            C.subscribeCapturing(handle, mine[value])
+                            C.fulfil(handle, with: value)
+                            if !C.deliversAsynchronously { C.release(handle) }
+                        }
+                    }
+                    awaitDelivered(C.self, perThread * threads)
+                },
+                tearDown: { subscribers.value = nil }
+            )
+
         case .hotAttach:
             // 512 a thread, as create+subscribe+fulfil: with 64, a round at T = 4 (3-5 us of
             // attaching) was shorter than four threads on two cores take to pass the start line
@@ -206,6 +243,59 @@ extension Workload {
                     C.fulfil(handle, with: 1)
                     awaitDelivered(C.self, perThread * threads)
                     C.release(handle)
+                    hot.value = nil
+                }
+            )
+
+        case .hotAttachCapturing:
+            let perThread = 512
+            let hot = RoundState<Shared<(C.Handle, [[Subscriber]])>>()
+            return Round(
+                operations: perThread * threads,
+                setUp: {
+                    Delivered.reset()
+                    hot.value = Shared((C.make(), Subscriber.make(threads: threads, perThread: perThread) { _ in 1 }))
+                },
+                measure: {
+                    pool.run { index in
+                        // Sound: the contenders' handles are thread-safe promise objects.
+                        let (handle, subscribers) = hot.value!.value
+                        let mine = subscribers[index]
+                        pool.startTogether()
+                        for subscriber in mine { C.subscribeCapturing(handle, subscriber) }
+                    }
+                },
+                tearDown: {
+                    let handle = hot.value!.value.0
+                    C.fulfil(handle, with: 1)
+                    awaitDelivered(C.self, perThread * threads)
+                    C.release(handle)
+                    hot.value = nil
+                }
+            )
+
+        case .hotDrainCapturing:
+            let perThread = 64
+            let hot = RoundState<Shared<(C.Handle, [[Subscriber]])>>()
+            return Round(
+                operations: perThread * threads,
+                setUp: {
+                    Delivered.reset()
+                    let handle = C.make()
+                    let subscribers = Shared(Subscriber.make(threads: threads, perThread: perThread) { _ in 1 })
+                    let shared = Shared(handle)
+                    pool.run { index in
+                        for subscriber in subscribers.value[index] { C.subscribeCapturing(shared.value, subscriber) }
+                    }
+                    if C.deliversAsynchronously { C.settle(handle, subscriptions: perThread * threads) }
+                    hot.value = Shared((handle, subscribers.value))
+                },
+                measure: {
+                    C.fulfil(hot.value!.value.0, with: 1)
+                    awaitDelivered(C.self, perThread * threads)
+                },
+                tearDown: {
+                    C.release(hot.value!.value.0)
                     hot.value = nil
                 }
             )
@@ -253,6 +343,41 @@ extension Workload {
                 awaitDelivered(C.self, promises * perThread * (threads - 1))
                 handles.value.forEach(C.release)
             }
+
+        case .subscribeRacingFulfilCapturing:
+            let perThread = 64
+            let promises = 8
+            let subscribers = RoundState<Shared<[[Subscriber]]>>()
+            return Round(
+                operations: promises * (perThread * (threads - 1) + 1),
+                setUp: {
+                    Delivered.reset()
+                    // Row `index - 1` for subscribing thread `index`, `perThread` a promise.
+                    subscribers.value = Shared(
+                        Subscriber.make(threads: threads - 1, perThread: promises * perThread) { _ in 1 })
+                },
+                measure: {
+                    // As the counting workload: the promises are made and freed in the round.
+                    let handles = Shared((0..<promises).map { _ in C.make() })
+                    pool.run { index in
+                        let rows = subscribers.value!.value
+                        pool.startTogether()
+                        for (promise, handle) in handles.value.enumerated() {
+                            if index == 0 {
+                                C.fulfil(handle, with: 1)
+                            } else {
+                                let mine = rows[index - 1]
+                                for k in (promise * perThread)..<((promise + 1) * perThread) {
+                                    C.subscribeCapturing(handle, mine[k])
+                                }
+                            }
+                        }
+                    }
+                    awaitDelivered(C.self, promises * perThread * (threads - 1))
+                    handles.value.forEach(C.release)
+                },
+                tearDown: { subscribers.value = nil }
+            )
 
         case .fulfilRace:
             let promises = 256
