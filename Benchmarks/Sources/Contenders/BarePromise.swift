@@ -121,6 +121,11 @@ public enum BareContender: Contender {
     }
 
     @inlinable
+    public static func subscribeCapturing(_ handle: BarePromise, _ subscriber: Subscriber) {
+        handle.subscribe { subscriber.receive($0) }
+    }
+
+    @inlinable
     public static func subscribeForwarding(_ handle: BarePromise, to next: BarePromise) {
         handle.subscribe { next.fulfil($0) }
     }

@@ -22,7 +22,9 @@ public protocol Contender: SendableMetatype {
     /// literal at the call site (a generic API may have to re-wrap such a value to store it).
     static func subscribe(_ handle: Handle, _ callback: @escaping @Sendable (Int) -> Void)
     /// Subscribes a callback that captures `subscriber` and passes it the value
-    /// (`Subscriber.receive`), written as a user writes it: a closure literal.
+    /// (`Subscriber.receive`), written as a user writes it: a closure literal at the call of the
+    /// contender's own API (no default: a closure passed on as a value can cost what the
+    /// literal does not).
     static func subscribeCapturing(_ handle: Handle, _ subscriber: Subscriber)
     static func subscribeForwarding(_ handle: Handle, to next: Handle)
     /// Fulfils with `value`; returns whether this call resolved the promise.
@@ -77,10 +79,6 @@ extension Contender {
     /// Contenders that cannot take a Swift closure (the raw C core) count as usual.
     public static func subscribe(_ handle: Handle, _ callback: @escaping @Sendable (Int) -> Void) {
         subscribeCounting(handle)
-    }
-    @inlinable
-    public static func subscribeCapturing(_ handle: Handle, _ subscriber: Subscriber) {
-        subscribe(handle) { subscriber.receive($0) }
     }
     public static func settle(_ handle: Handle, subscriptions: Int) {}
     public static func perform(_ job: @escaping @Sendable () -> Void) { job() }

@@ -62,6 +62,10 @@ public enum ContinuationContender: Contender {
         }
     }
 
+    public static func subscribeCapturing(_ handle: ContinuationPromise, _ subscriber: Subscriber) {
+        Task { subscriber.receive(await handle.value()) }
+    }
+
     public static func subscribeForwarding(_ handle: ContinuationPromise, to next: ContinuationPromise) {
         Task { _ = next.fulfil(await handle.value()) }
     }

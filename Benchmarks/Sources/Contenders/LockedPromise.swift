@@ -128,6 +128,9 @@ public enum LockedContender<Promise: LockedPromise>: Contender {
     public static func subscribe(_ handle: Promise, _ callback: @escaping @Sendable (Int) -> Void) {
         handle.subscribe(callback)
     }
+    public static func subscribeCapturing(_ handle: Promise, _ subscriber: Subscriber) {
+        handle.subscribe { subscriber.receive($0) }
+    }
     public static func subscribeForwarding(_ handle: Promise, to next: Promise) {
         handle.subscribe { _ = next.fulfil($0) }
     }

@@ -21,6 +21,10 @@ public enum NIOForeignContender: Contender {
         handle.futureResult.whenSuccess(callback)
     }
 
+    public static func subscribeCapturing(_ handle: EventLoopPromise<Int>, _ subscriber: Subscriber) {
+        handle.futureResult.whenSuccess { subscriber.receive($0) }
+    }
+
     public static func subscribeForwarding(_ handle: EventLoopPromise<Int>, to next: EventLoopPromise<Int>) {
         handle.futureResult.whenSuccess { next.succeed($0) }
     }
@@ -75,6 +79,9 @@ public enum NIOOnLoopContender: Contender {
     }
     public static func subscribe(_ handle: EventLoopPromise<Int>, _ callback: @escaping @Sendable (Int) -> Void) {
         NIOForeignContender.subscribe(handle, callback)
+    }
+    public static func subscribeCapturing(_ handle: EventLoopPromise<Int>, _ subscriber: Subscriber) {
+        NIOForeignContender.subscribeCapturing(handle, subscriber)
     }
     public static func subscribeForwarding(_ handle: EventLoopPromise<Int>, to next: EventLoopPromise<Int>) {
         NIOForeignContender.subscribeForwarding(handle, to: next)

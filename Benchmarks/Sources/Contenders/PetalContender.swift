@@ -26,6 +26,11 @@ public enum PetalContender: Contender {
     }
 
     @inlinable
+    public static func subscribeCapturing(_ handle: Promise<Int>, _ subscriber: Subscriber) {
+        handle.future.whenFulfilled { subscriber.receive($0) }
+    }
+
+    @inlinable
     public static func subscribeForwarding(_ handle: Promise<Int>, to next: Promise<Int>) {
         handle.future.whenFulfilled { next.fulfil(with: $0) }
     }

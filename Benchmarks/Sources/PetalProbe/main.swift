@@ -30,6 +30,9 @@ import LibraryPromises
 /// a time, its allocations outrun the allocator's per-thread cache (glibc's holds seven blocks
 /// of a size), so each of a promise's objects costs the allocator's slower paths.
 ///
+/// "create+subscribe+fulfil capturing" and "hot promise capturing" are the suite's capturing
+/// workloads on one thread: each callback captures a `Subscriber` and writes the value into it.
+///
 /// "completion handler" is how a service hands a promise to the work that resolves it (the
 /// example service's backend calls): the promise is made and subscribed, captured by a
 /// completion handler that is kept (in memory the optimiser cannot see through) until the work
@@ -124,6 +127,30 @@ func run<C: Contender>(_: C.Type, _ operation: String, _ count: Int) -> Bool {
             for _ in 0..<64 { C.subscribeCounting(handle) }
             C.fulfil(handle, with: 1)
             C.release(handle)
+        }
+    case "create+subscribe+fulfil capturing", "hot promise capturing":
+        // The capturing workloads' shapes: each callback captures a subscriber of its own, made
+        // before the loop (64, reused: as a request outlives its completion); "hot promise" as
+        // above, an operation one subscriber's attach and delivery.
+        precondition(count.isMultiple(of: 64))
+        let subscribers = (0..<64).map { _ in Subscriber(expecting: 1) }
+        let hot = operation.hasPrefix("hot")
+        for _ in 0..<count / 64 {
+            if hot {
+                let handle = C.make()
+                C.escape(handle)
+                for subscriber in subscribers { C.subscribeCapturing(handle, subscriber) }
+                C.fulfil(handle, with: 1)
+                C.release(handle)
+            } else {
+                for subscriber in subscribers {
+                    let handle = C.make()
+                    C.escape(handle)
+                    C.subscribeCapturing(handle, subscriber)
+                    C.fulfil(handle, with: 1)
+                    C.release(handle)
+                }
+            }
         }
     case "fulfil race":
         // Two fulfils, the second losing: an operation is one attempt.

@@ -98,7 +98,7 @@ enum Callback<Value> {
     /// otherwise a closure that submits the invocation to the context.
     @inlinable
     static func make<Context: ExecutionContext>(
-        _ callback: Callback<Value>, on context: Context
+        _ callback: consuming Callback<Value>, on context: Context
     ) -> Callback<Value> {
         if Context.self == InlineExecutionContext.self { return callback }
         return dispatching(callback, on: context)

@@ -10,7 +10,7 @@ extension Future {
     /// Calls `body` with the outcome, whatever it is.
     @inlinable
     public func whenResolved<Context: ExecutionContext>(
-        on context: Context = .inline, _ body: @escaping @Sendable (Outcome<Value>) -> Void
+        on context: Context = .inline, _ body: consuming @escaping @Sendable (Outcome<Value>) -> Void
     ) {
         if storage.runNowIfResolved(on: context, { body($0.outcome) }) { return }
         storage.subscribeObserver(.resolved(body), on: context)
@@ -19,7 +19,7 @@ extension Future {
     /// Calls `body` with the value if the future is fulfilled; never otherwise.
     @inlinable
     public func whenFulfilled<Context: ExecutionContext>(
-        on context: Context = .inline, _ body: @escaping @Sendable (Value) -> Void
+        on context: Context = .inline, _ body: consuming @escaping @Sendable (Value) -> Void
     ) {
         if storage.runNowIfResolved(on: context, { Callback.observe(fulfilled: body, $0) }) { return }
         storage.subscribeObserver(.fulfilled(body), on: context)
@@ -28,7 +28,7 @@ extension Future {
     /// Calls `body` with the error if the future is rejected; never otherwise.
     @inlinable
     public func whenRejected<Context: ExecutionContext>(
-        on context: Context = .inline, _ body: @escaping @Sendable (any Error) -> Void
+        on context: Context = .inline, _ body: consuming @escaping @Sendable (any Error) -> Void
     ) {
         if storage.runNowIfResolved(on: context, { Callback.observe(rejected: body, $0) }) { return }
         storage.subscribeObserver(.rejected(body), on: context)
@@ -38,7 +38,7 @@ extension Future {
     /// otherwise.
     @inlinable
     public func whenCancelled<Context: ExecutionContext>(
-        on context: Context = .inline, _ body: @escaping @Sendable ((any Error)?) -> Void
+        on context: Context = .inline, _ body: consuming @escaping @Sendable ((any Error)?) -> Void
     ) {
         if storage.runNowIfResolved(on: context, { Callback.observe(cancelled: body, $0) }) { return }
         storage.subscribeObserver(.cancelled(body), on: context)
@@ -48,7 +48,7 @@ extension Future {
     /// cancelled with one; never for a fulfilment or a cancellation without an error.
     @inlinable
     public func whenAnyError<Context: ExecutionContext>(
-        on context: Context = .inline, _ body: @escaping @Sendable (any Error) -> Void
+        on context: Context = .inline, _ body: consuming @escaping @Sendable (any Error) -> Void
     ) {
         if storage.runNowIfResolved(on: context, { Callback.observe(anyError: body, $0) }) { return }
         storage.subscribeObserver(.anyError(body), on: context)
