@@ -122,6 +122,19 @@ extension Contender {
     }
 }
 
+extension Contender {
+    /// Subscribes `count` counting callbacks to `handle`, or, given `subscribers`, one capturing
+    /// callback for each: the choice made once, outside the loop the hot promise measures.
+    @inlinable
+    static func subscribe(_ handle: Handle, _ count: Int, _ subscribers: [Subscriber]?) {
+        if let subscribers {
+            for subscriber in subscribers { subscribeCapturing(handle, subscriber) }
+        } else {
+            for _ in 0..<count { subscribeCounting(handle) }
+        }
+    }
+}
+
 extension Contender where Handle: AnyObject {
     @inlinable
     public static func escape(_ handle: Handle) {

@@ -33,10 +33,7 @@ public enum RawCoreC11Contender: Contender {
     public static func subscribeCapturing(_ handle: Handle, _ subscriber: Subscriber) {
         _ = bench_c11_future_subscribe(
             handle.future,
-            { future, context in
-                Unmanaged<Subscriber>.fromOpaque(context!).takeUnretainedValue()
-                    .receive(Int(bitPattern: bench_c11_future_payload(future)))
-            },
+            { future, context in Subscriber.receive(context: context, payload: bench_c11_future_payload(future)) },
             Unmanaged.passUnretained(subscriber).toOpaque())
     }
 

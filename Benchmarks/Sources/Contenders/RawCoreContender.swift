@@ -20,16 +20,12 @@ public enum RawCoreContender: Contender {
         _ = petal_future_subscribe(handle.future, bench_c_count, nil)
     }
 
-    /// A C user's capturing callback: the context is the subscriber, unretained (in C the
-    /// request outlives its callback; the round holds every subscriber).
+    /// A C user's capturing callback (`Subscriber.receive(context:payload:)`).
     @inlinable
     public static func subscribeCapturing(_ handle: Handle, _ subscriber: Subscriber) {
         _ = petal_future_subscribe(
             handle.future,
-            { future, context in
-                Unmanaged<Subscriber>.fromOpaque(context!).takeUnretainedValue()
-                    .receive(Int(bitPattern: petal_future_payload(future)))
-            },
+            { future, context in Subscriber.receive(context: context, payload: petal_future_payload(future)) },
             Unmanaged.passUnretained(subscriber).toOpaque())
     }
 

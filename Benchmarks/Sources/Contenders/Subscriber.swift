@@ -25,6 +25,14 @@ public final class Subscriber: Sendable {
         if value == expected { bench_count_add() }
     }
 
+    /// A raw C core's capturing callback: `context` is the subscriber, unretained (in C the
+    /// request outlives its callback; the round holds every subscriber), `payload` the value.
+    @inlinable
+    public static func receive(context: UnsafeMutableRawPointer?, payload: UnsafeMutableRawPointer?) {
+        Unmanaged<Subscriber>.fromOpaque(context.unsafelyUnwrapped).takeUnretainedValue()
+            .receive(Int(bitPattern: payload))
+    }
+
     /// Subscribers for `threads` threads, `perThread` each, the `k`th of each expecting
     /// `expecting(k)`: made before a round is measured, as a service's requests exist before
     /// their completions are subscribed.

@@ -218,51 +218,27 @@ extension Workload {
                 tearDown: { subscribers.value = nil }
             )
 
-        case .hotAttach:
+        case .hotAttach, .hotAttachCapturing:
             // 512 a thread, as create+subscribe+fulfil: with 64, a round at T = 4 (3-5 us of
             // attaching) was shorter than four threads on two cores take to pass the start line
             // (9.5 us), and every fast contender measured the same 62-88k rounds a second.
             let perThread = 512
-            let hot = RoundState<Shared<C.Handle>>()
-            return Round(
-                operations: perThread * threads,
-                setUp: {
-                    Delivered.reset()
-                    hot.value = Shared(C.make())
-                },
-                measure: {
-                    pool.run { _ in
-                        // Sound: the contenders' handles are thread-safe promise objects.
-                        let handle = hot.value!.value
-                        pool.startTogether()
-                        for _ in 0..<perThread { C.subscribeCounting(handle) }
-                    }
-                },
-                tearDown: {
-                    let handle = hot.value!.value
-                    C.fulfil(handle, with: 1)
-                    awaitDelivered(C.self, perThread * threads)
-                    C.release(handle)
-                    hot.value = nil
-                }
-            )
-
-        case .hotAttachCapturing:
-            let perThread = 512
+            let capturing = self == .hotAttachCapturing
             let hot = RoundState<Shared<(C.Handle, [[Subscriber]])>>()
             return Round(
                 operations: perThread * threads,
                 setUp: {
                     Delivered.reset()
-                    hot.value = Shared((C.make(), Subscriber.make(threads: threads, perThread: perThread) { _ in 1 }))
+                    let subscribers =
+                        capturing ? Subscriber.make(threads: threads, perThread: perThread) { _ in 1 } : []
+                    hot.value = Shared((C.make(), subscribers))
                 },
                 measure: {
                     pool.run { index in
                         // Sound: the contenders' handles are thread-safe promise objects.
                         let (handle, subscribers) = hot.value!.value
-                        let mine = subscribers[index]
                         pool.startTogether()
-                        for subscriber in mine { C.subscribeCapturing(handle, subscriber) }
+                        C.subscribe(handle, perThread, capturing ? subscribers[index] : nil)
                     }
                 },
                 tearDown: {
@@ -274,21 +250,23 @@ extension Workload {
                 }
             )
 
-        case .hotDrainCapturing:
+        case .hotDrain, .hotDrainCapturing:
             let perThread = 64
+            let capturing = self == .hotDrainCapturing
             let hot = RoundState<Shared<(C.Handle, [[Subscriber]])>>()
             return Round(
                 operations: perThread * threads,
                 setUp: {
                     Delivered.reset()
                     let handle = C.make()
-                    let subscribers = Shared(Subscriber.make(threads: threads, perThread: perThread) { _ in 1 })
-                    let shared = Shared(handle)
+                    let subscribers =
+                        capturing ? Subscriber.make(threads: threads, perThread: perThread) { _ in 1 } : []
+                    let shared = Shared((handle, subscribers))
                     pool.run { index in
-                        for subscriber in subscribers.value[index] { C.subscribeCapturing(shared.value, subscriber) }
+                        C.subscribe(shared.value.0, perThread, capturing ? shared.value.1[index] : nil)
                     }
                     if C.deliversAsynchronously { C.settle(handle, subscriptions: perThread * threads) }
-                    hot.value = Shared((handle, subscribers.value))
+                    hot.value = shared
                 },
                 measure: {
                     C.fulfil(hot.value!.value.0, with: 1)
@@ -296,30 +274,6 @@ extension Workload {
                 },
                 tearDown: {
                     C.release(hot.value!.value.0)
-                    hot.value = nil
-                }
-            )
-
-        case .hotDrain:
-            let perThread = 64
-            let hot = RoundState<Shared<C.Handle>>()
-            return Round(
-                operations: perThread * threads,
-                setUp: {
-                    Delivered.reset()
-                    let handle = Shared(C.make())
-                    pool.run { _ in
-                        for _ in 0..<perThread { C.subscribeCounting(handle.value) }
-                    }
-                    if C.deliversAsynchronously { C.settle(handle.value, subscriptions: perThread * threads) }
-                    hot.value = handle
-                },
-                measure: {
-                    C.fulfil(hot.value!.value, with: 1)
-                    awaitDelivered(C.self, perThread * threads)
-                },
-                tearDown: {
-                    C.release(hot.value!.value)
                     hot.value = nil
                 }
             )
