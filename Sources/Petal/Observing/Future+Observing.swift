@@ -13,7 +13,7 @@ extension Future {
         on context: Context = .inline, _ body: consuming @escaping @Sendable (Outcome<Value>) -> Void
     ) {
         if storage.runNowIfResolved(on: context, { body($0.outcome) }) { return }
-        storage.subscribeObserver(.resolved(body), on: context)
+        storage.subscribeObserver(.resolved(consume body), on: context)
     }
 
     /// Calls `body` with the value if the future is fulfilled; never otherwise.
@@ -22,7 +22,7 @@ extension Future {
         on context: Context = .inline, _ body: consuming @escaping @Sendable (Value) -> Void
     ) {
         if storage.runNowIfResolved(on: context, { Callback.observe(fulfilled: body, $0) }) { return }
-        storage.subscribeObserver(.fulfilled(body), on: context)
+        storage.subscribeObserver(.fulfilled(consume body), on: context)
     }
 
     /// Calls `body` with the error if the future is rejected; never otherwise.
@@ -31,7 +31,7 @@ extension Future {
         on context: Context = .inline, _ body: consuming @escaping @Sendable (any Error) -> Void
     ) {
         if storage.runNowIfResolved(on: context, { Callback.observe(rejected: body, $0) }) { return }
-        storage.subscribeObserver(.rejected(body), on: context)
+        storage.subscribeObserver(.rejected(consume body), on: context)
     }
 
     /// Calls `body` with the indirect error (possibly `nil`) if the future is cancelled; never
@@ -41,7 +41,7 @@ extension Future {
         on context: Context = .inline, _ body: consuming @escaping @Sendable ((any Error)?) -> Void
     ) {
         if storage.runNowIfResolved(on: context, { Callback.observe(cancelled: body, $0) }) { return }
-        storage.subscribeObserver(.cancelled(body), on: context)
+        storage.subscribeObserver(.cancelled(consume body), on: context)
     }
 
     /// Calls `body` with the error if the future is rejected, or with the indirect error if it is
@@ -51,6 +51,6 @@ extension Future {
         on context: Context = .inline, _ body: consuming @escaping @Sendable (any Error) -> Void
     ) {
         if storage.runNowIfResolved(on: context, { Callback.observe(anyError: body, $0) }) { return }
-        storage.subscribeObserver(.anyError(body), on: context)
+        storage.subscribeObserver(.anyError(consume body), on: context)
     }
 }
