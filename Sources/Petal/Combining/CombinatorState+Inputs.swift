@@ -25,14 +25,20 @@ extension CombinatorState {
         var linked = false
         var counted: [FutureStorage<Element>] = []
         let receiver = InputReceiver<Element> { index, outcome in input(shared.value, index, outcome) }
-        for (index, future) in futures.enumerated() {
-            if state.isDecided { break }
-            if cancellingUpstream {
-                result.dependOnUpstream(future.storage, counting: &counted, of: futures.count, linked: &linked) {
-                    { shared.value.decide(.cancelled(indirectError: nil)) }
+        // Each input borrowed from the array, which holds it for the whole loop: a copy of it
+        // cost three retains and their releases per input (callgrind, the fan-out at N = 32).
+        futures.withUnsafeBufferPointer { inputs in
+            for index in inputs.indices {
+                if state.isDecided { break }
+                Unmanaged.passUnretained(inputs[index].storage)._withUnsafeGuaranteedRef { input in
+                    if cancellingUpstream {
+                        result.dependOnUpstream(input, counting: &counted, of: inputs.count, linked: &linked) {
+                            { shared.value.decide(.cancelled(indirectError: nil)) }
+                        }
+                    }
+                    input.subscribe(.input(receiver, index: index))
                 }
             }
-            future.storage.subscribe(.input(receiver, index: index))
         }
         result.addUpstreamVotes(counted)
         return Future(storage: result)
