@@ -13,15 +13,22 @@ struct SmallChunkCacheTests {
         "after larger free chunks were left in the bins, a filled cache serves a request from its own class",
         .enabled(if: allocatorRoundsUp, "sanitizers' allocators report the bytes asked for")
     )
-    func filledCacheServesExactClass() {
+    func filledCacheServesExactClass() throws {
         // The scene needs this thread's arena to run out of chunks of the request's own class,
         // and another test's thread sharing the arena may free some into it meanwhile (CI once
         // drained 4,096 requests without getting there; the racing tests' threads, which
         // allocate all the time, made eight attempts too few too): set it up again, up to 64
-        // times, each a few thousand mallocs.
+        // times, each a few thousand mallocs. A fresh machine's CI once missed all 64 while the
+        // suite's other threads ran: the scene is the allocator's state, which this test does
+        // not own, so a scene never set cancels the test (reported as such, not as a pass)
+        // rather than failing it. Once the scene is set, the fill is checked.
         var staged = false
         for _ in 0..<64 where !staged { staged = stageAndCheck() }
-        #expect(staged, "no request came from a larger free chunk in 64 attempts: the scene was never set")
+        if !staged {
+            try Test.cancel(
+                "no request came from a larger free chunk in 64 attempts: other threads kept this arena stocked, so the scene was never set"
+            )
+        }
     }
 
     /// Sets the scene and checks the fill against it; `false` if the scene could not be set.
