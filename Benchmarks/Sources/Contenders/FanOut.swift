@@ -8,7 +8,9 @@ import PetalPrototypes
 /// `fulfillingWhen` and `timeout`), with a task group (a child per call bridged with a
 /// continuation, and a child for the deadline) and with `async let` (N = 3 only); and a fourth, to
 /// measure what Petal's promise of two objects costs here, with a one-object promise
-/// (`UniquePromise`, a prototype that does not ship).
+/// (`UniquePromise`, a prototype that does not ship); and a fifth, to measure a design that makes
+/// no object per call at all, with the request's promises in one object (`PromiseBatch`, a
+/// prototype too).
 ///
 /// One request in four has a late call that never answers by itself: its deadline passes once
 /// every other call has answered, and the late call must then be asked to stop, so the
@@ -27,6 +29,12 @@ public struct FanOutCell: Sendable {
         /// Petal with a promise of one object (`UniquePromise`, PetalPrototypes): what the
         /// promise's second object costs the fan-out (issue 37's 5x, measured, not shipped).
         case uniquePromisePrototype = "Petal, non-copyable promise (prototype)"
+        /// Petal with the request's promises in one object (`PromiseBatch`, PetalPrototypes): a
+        /// slot per call, no object (issue 37's 5x, measured, not shipped).
+        case promiseBatchPrototype = "Petal, promise batch (prototype)"
+
+        /// Whether the style runs on the calling thread, with no `await`.
+        var isPetal: Bool { self == .petal || self == .uniquePromisePrototype || self == .promiseBatchPrototype }
     }
 
     /// Calls per request.
@@ -53,13 +61,14 @@ public struct FanOutCell: Sendable {
 
     /// Runs one round; stops the process if any request's answer is wrong.
     public func runRound() async {
-        if style == .petal || style == .uniquePromisePrototype { return runRoundOnThisThread() }
+        if style.isPetal { return runRoundOnThisThread() }
         var tally = Tally(cell: self)
         for index in 0..<requests {
             let late = Self.isLate(index)
             let sum: Int? =
                 switch style {
-                case .petal, .uniquePromisePrototype: preconditionFailure("runRoundOnThisThread runs Petal's")
+                case .petal, .uniquePromisePrototype, .promiseBatchPrototype:
+                    preconditionFailure("runRoundOnThisThread runs Petal's")
                 case .taskGroup: await taskGroupRequest(late: late, stops: tally.stops)
                 case .asyncLet: await asyncLetRequest(late: late, stops: tally.stops)
                 }
@@ -68,16 +77,20 @@ public struct FanOutCell: Sendable {
         tally.finish()
     }
 
-    /// Runs one round of Petal's style or its prototype's, all on this thread (no `await`): for
+    /// Runs one round of Petal's style or a prototype's, all on this thread (no `await`): for
     /// the probe too, whose callgrind counts of it are the fan-out's exact cost per call.
     public func runRoundOnThisThread() {
-        precondition(style == .petal || style == .uniquePromisePrototype)
+        precondition(style.isPetal)
         var tally = Tally(cell: self)
         for index in 0..<requests {
             let late = Self.isLate(index)
             let sum =
-                style == .petal
-                ? petalRequest(late: late, stops: tally.stops) : uniquePromiseRequest(late: late, stops: tally.stops)
+                switch style {
+                case .petal: petalRequest(late: late, stops: tally.stops)
+                case .uniquePromisePrototype: uniquePromiseRequest(late: late, stops: tally.stops)
+                case .promiseBatchPrototype: promiseBatchRequest(late: late, stops: tally.stops)
+                case .taskGroup, .asyncLet: preconditionFailure("runRound runs the async styles")
+                }
             tally.check(sum, late: late)
         }
         tally.finish()
@@ -136,6 +149,17 @@ public struct FanOutCell: Sendable {
         if late { Self.clock.advance(by: .seconds(1)) }
         promises.deinitialize(count: width)
         promises.deallocate()
+        guard let outcome = all.peek() else { preconditionFailure("the request is resolved by now") }
+        return outcome.value.map { $0.reduce(0, +) }
+    }
+
+    /// As `petalRequest`, with the request's promises in one batch: a slot per call.
+    private func promiseBatchRequest(late: Bool, stops: StopCount) -> Int? {
+        let batch = PromiseBatch<Int>(count: width)
+        if late { batch.cancelWhenRequested(width - 1) { stops.increment() } }
+        let all = batch.all.timeout(after: .seconds(1), clock: Self.clock)
+        for index in 0..<(late ? width - 1 : width) { batch.fulfil(index, with: index) }
+        if late { withExtendedLifetime(batch) { Self.clock.advance(by: .seconds(1)) } }
         guard let outcome = all.peek() else { preconditionFailure("the request is resolved by now") }
         return outcome.value.map { $0.reduce(0, +) }
     }

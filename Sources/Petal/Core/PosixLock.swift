@@ -11,12 +11,12 @@
 /// Not `Synchronization.Mutex`: its fast path is inline atomics in the uninstrumented standard
 /// library, so ThreadSanitizer cannot see the ordering it provides and reports false races in
 /// users' sanitised builds; pthread mutexes are intercepted and understood.
-final class PosixLock<Value>: @unchecked Sendable {
+package final class PosixLock<Value>: @unchecked Sendable {
     // @unchecked: `value` is only touched with `mutex` held.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var value: Value
 
-    init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -29,7 +29,7 @@ final class PosixLock<Value>: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)
