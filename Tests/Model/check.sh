@@ -3,8 +3,8 @@
 # cell is RESOLVED (petal_wait.pml: PARKED and the parking table) and the combinator word
 # (petal_combinator.pml: contributors and deciders sharing one word), the start gate
 # (petal_start_gate.pml), the concurrency limit (petal_limit.pml), the cancellation record
-# (petal_cancellation.pml) and a timeout's deadline entry (petal_deadline.pml) with spin, full
-# state-space search.
+# (petal_cancellation.pml), a timeout's deadline entry (petal_deadline.pml) and the batch
+# prototype's slots (petal_batch.pml) with spin, full state-space search.
 #
 #   Every correct configuration must verify with 0 errors and a completed search.
 #   Every seeded-bug variant must make spin report an error (its counterexample is narrated).
@@ -51,6 +51,10 @@ CLOSE_IGNORES_CLOSED REQUEST_TWICE"
 # Must fail (petal_deadline.pml): a cancel that does not check the entry is still in the heap, a
 # timer that leaves the entry in the heap, and a receiver subscribed before the entry is scheduled.
 DEADLINE_BUGGY_VARIANTS="CANCEL_UNCHECKED FIRE_KEEPS_ENTRY SUBSCRIBE_FIRST"
+# Must fail (petal_batch.pml): a fulfil without the slot's compare-and-swap, the count down
+# before the value is written, a stop run without winning its slot, and a registration that does
+# not look at the requested flag.
+BATCH_BUGGY_VARIANTS="NO_CLAIM COUNT_BEFORE_VALUE STOP_WITHOUT_CLAIM REGISTER_IGNORES_REQUEST"
 COMBINATOR_BUGGY_VARIANTS="RELAXED_LEAVE NO_WRITING_CHECK ENTER_AFTER_DECIDED LEAVE_IGNORES_DECIDED
 SECOND_DECIDER RELAXED_RETIRE COMPLETE_IGNORES_DECIDED DECIDE_AFTER_COMPLETE"
 # Must fail (petal_combinator.pml -DVOTES): a decider that runs the actions without closing the
@@ -66,7 +70,7 @@ done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/petal-model.XXXXXX") || exit 2
 if [ "${KEEP:-0}" = 1 ]; then echo "build directory: $work"; else trap 'rm -rf "$work"' EXIT; trap 'exit 129' HUP INT PIPE TERM; fi
-cp "$here/$model" "$here/petal_wait.pml" "$here/petal_combinator.pml" "$here/petal_start_gate.pml" "$here/petal_limit.pml" "$here/petal_cancellation.pml" "$here/petal_deadline.pml" "$work/" || exit 2
+cp "$here/$model" "$here/petal_wait.pml" "$here/petal_combinator.pml" "$here/petal_start_gate.pml" "$here/petal_limit.pml" "$here/petal_cancellation.pml" "$here/petal_deadline.pml" "$here/petal_batch.pml" "$work/" || exit 2
 cd "$work" || exit 2
 
 status=0
@@ -219,6 +223,13 @@ model=petal_deadline.pml
 opt=-O0
 must_verify deadline
 must_fail $DEADLINE_BUGGY_VARIANTS
+
+# The batch prototype's slots: two fulfillers racing for one slot, a late slot, a request and a
+# stop's registration.
+model=petal_batch.pml
+opt=-O0
+must_verify batch
+must_fail $BATCH_BUGGY_VARIANTS
 
 if [ "$status" = 0 ]; then echo "check.sh: OK"; else echo "check.sh: FAILED"; fi
 exit "$status"
