@@ -18,7 +18,8 @@
     /// giving up) cancels it and stops each slot still pending that registered a stop, once;
     /// dropping the batch with slots pending cancels ``all``. What a shipped design would add:
     /// rejecting and cancelling a slot, a handle per slot to hand to a completion handler, the
-    /// diagnostics of a second resolution, and a model of the slot's claim racing the stop.
+    /// diagnostics of a second resolution, and the tie of its protocol's spin model
+    /// (`Tests/Model/petal_batch.pml`, which checks this prototype's) to the code.
     public final class PromiseBatch<Value: Sendable>: Sendable {
         /// Fulfilled with every slot's value, in slot order, when the last slot is fulfilled;
         /// cancelled when a consumer asks for it, or when the batch is dropped with slots pending.
