@@ -3,8 +3,8 @@
 # cell is RESOLVED (petal_wait.pml: PARKED and the parking table) and the combinator word
 # (petal_combinator.pml: contributors and deciders sharing one word), the start gate
 # (petal_start_gate.pml), the concurrency limit (petal_limit.pml), the cancellation record
-# (petal_cancellation.pml), a timeout's deadline entry (petal_deadline.pml) and the batch
-# prototype's slots (petal_batch.pml) with spin, full state-space search.
+# (petal_cancellation.pml), a timeout's deadline entry (petal_deadline.pml) and
+# PromiseBatch's slots (petal_batch.pml) with spin, full state-space search.
 #
 #   Every correct configuration must verify with 0 errors and a completed search.
 #   Every seeded-bug variant must make spin report an error (its counterexample is narrated).
@@ -52,9 +52,9 @@ CLOSE_IGNORES_CLOSED REQUEST_TWICE"
 # timer that leaves the entry in the heap, and a receiver subscribed before the entry is scheduled.
 DEADLINE_BUGGY_VARIANTS="CANCEL_UNCHECKED FIRE_KEEPS_ENTRY SUBSCRIBE_FIRST"
 # Must fail (petal_batch.pml): a fulfil without the slot's compare-and-swap, the count down
-# before the value is written, a stop run without winning its slot, and a registration that does
-# not look at the requested flag.
-BATCH_BUGGY_VARIANTS="NO_CLAIM COUNT_BEFORE_VALUE STOP_WITHOUT_CLAIM REGISTER_IGNORES_REQUEST"
+# before the value is written, a stop run without winning its slot, a registration that does
+# not look at the requested flag, and a failure that decides `all` without giving up on the rest.
+BATCH_BUGGY_VARIANTS="NO_CLAIM COUNT_BEFORE_VALUE STOP_WITHOUT_CLAIM REGISTER_IGNORES_REQUEST FAIL_WITHOUT_STOPS"
 COMBINATOR_BUGGY_VARIANTS="RELAXED_LEAVE NO_WRITING_CHECK ENTER_AFTER_DECIDED LEAVE_IGNORES_DECIDED
 SECOND_DECIDER RELAXED_RETIRE COMPLETE_IGNORES_DECIDED DECIDE_AFTER_COMPLETE"
 # Must fail (petal_combinator.pml -DVOTES): a decider that runs the actions without closing the
@@ -224,8 +224,8 @@ opt=-O0
 must_verify deadline
 must_fail $DEADLINE_BUGGY_VARIANTS
 
-# The batch prototype's slots: two fulfillers racing for one slot, a late slot, a request and a
-# stop's registration.
+# PromiseBatch's slots: two resolvers (fulfil or fail) racing for one slot, a late slot, a
+# request and a stop's registration.
 model=petal_batch.pml
 opt=-O0
 must_verify batch
