@@ -134,11 +134,6 @@ let package = Package(
             name: "PetalTests",
             dependencies: ["Petal", "CPetal", "CMalloc"]
         ),
-        // Empty unless the Prototypes trait is on, as PetalPrototypes is.
-        .testTarget(
-            name: "PetalPrototypesTests",
-            dependencies: ["PetalPrototypes", "Petal"]
-        ),
         .testTarget(
             name: "PetalNIOTests",
             dependencies: [

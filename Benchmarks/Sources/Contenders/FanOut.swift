@@ -8,9 +8,8 @@ import PetalPrototypes
 /// `fulfillingWhen` and `timeout`), with a task group (a child per call bridged with a
 /// continuation, and a child for the deadline) and with `async let` (N = 3 only); and a fourth, to
 /// measure what Petal's promise of two objects costs here, with a one-object promise
-/// (`UniquePromise`, a prototype that does not ship); and a fifth, to measure a design that makes
-/// no object per call at all, with the request's promises in one object (`PromiseBatch`, a
-/// prototype too).
+/// (`UniquePromise`, a prototype that does not ship); and a fifth with Petal's batch, the
+/// request's promises as slots of one object (`PromiseBatch`): no object per call at all.
 ///
 /// One request in four has a late call that never answers by itself: its deadline passes once
 /// every other call has answered, and the late call must then be asked to stop, so the
@@ -29,12 +28,12 @@ public struct FanOutCell: Sendable {
         /// Petal with a promise of one object (`UniquePromise`, PetalPrototypes): what the
         /// promise's second object costs the fan-out (issue 37's 5x, measured, not shipped).
         case uniquePromisePrototype = "Petal, non-copyable promise (prototype)"
-        /// Petal with the request's promises in one object (`PromiseBatch`, PetalPrototypes): a
-        /// slot per call, no object (issue 37's 5x, measured, not shipped).
-        case promiseBatchPrototype = "Petal, promise batch (prototype)"
+        /// Petal with the request's promises in one object (`PromiseBatch`): a slot per call, no
+        /// object.
+        case promiseBatch = "Petal, promise batch"
 
         /// Whether the style runs on the calling thread, with no `await`.
-        var isPetal: Bool { self == .petal || self == .uniquePromisePrototype || self == .promiseBatchPrototype }
+        var isPetal: Bool { self == .petal || self == .uniquePromisePrototype || self == .promiseBatch }
     }
 
     /// Calls per request.
@@ -67,7 +66,7 @@ public struct FanOutCell: Sendable {
             let late = Self.isLate(index)
             let sum: Int? =
                 switch style {
-                case .petal, .uniquePromisePrototype, .promiseBatchPrototype:
+                case .petal, .uniquePromisePrototype, .promiseBatch:
                     preconditionFailure("runRoundOnThisThread runs Petal's")
                 case .taskGroup: await taskGroupRequest(late: late, stops: tally.stops)
                 case .asyncLet: await asyncLetRequest(late: late, stops: tally.stops)
@@ -88,7 +87,7 @@ public struct FanOutCell: Sendable {
                 switch style {
                 case .petal: petalRequest(late: late, stops: tally.stops)
                 case .uniquePromisePrototype: uniquePromiseRequest(late: late, stops: tally.stops)
-                case .promiseBatchPrototype: promiseBatchRequest(late: late, stops: tally.stops)
+                case .promiseBatch: promiseBatchRequest(late: late, stops: tally.stops)
                 case .taskGroup, .asyncLet: preconditionFailure("runRound runs the async styles")
                 }
             tally.check(sum, late: late)

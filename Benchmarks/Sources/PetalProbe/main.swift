@@ -207,13 +207,13 @@ func perform(_ operation: String, _ contender: String, _ count: Int) -> Bool {
     }
     if operation.hasPrefix("fan-out N="), let width = Int(operation.dropFirst("fan-out N=".count)) {
         // The suite's fan-out (FanOutCell), Petal's style, its one-object prototype's
-        // ("prototype") or its batch prototype's ("batch"): an operation is one call; whole rounds
+        // ("prototype") or Petal's batch ("batch"): an operation is one call; whole rounds
         // of about 4,096 calls (a quarter of the requests with a late call, stopped).
         let style: FanOutCell.Style? =
             switch contender {
             case "Petal": .petal
             case "prototype": .uniquePromisePrototype
-            case "batch": .promiseBatchPrototype
+            case "batch": .promiseBatch
             default: nil
             }
         guard let cell = FanOutCell.all.first(where: { $0.width == width && $0.style == style }) else { return false }

@@ -4,7 +4,7 @@ import CPetal
 /// their values.
 ///
 /// A request that calls N backends through completion handlers can make N ``Promise``s and
-/// combine their futures with ``Future/fulfillingWhen(_:cancellingUpstream:)``: 2N objects and N
+/// combine their futures with ``Future/fulfillingWhen(_:cancellingUpstream:)-([Future<Element>],_)``: 2N objects and N
 /// subscriptions. A batch gives the same answers for a handful of objects, whatever N: a slot is
 /// a claim word and a value in one shared allocation, and fulfilling it is a compare-and-swap,
 /// the value written and a count down (about 15 ns a call against a promise's 300-600 in the
@@ -67,8 +67,8 @@ public final class PromiseBatch<Value> {
     /// ```
     ///
     /// - Parameters:
-    ///   - count: The number of slots, zero or more (a negative count stops the program, as an
-    ///     array's would).
+    ///   - count: The number of slots, from zero to ``largestCount``; a count outside that is
+    ///     moved into it and reported (an ``PetalDiagnostic/Kind/adjustedArgument``).
     ///   - policy: Whether a slot's later resolutions are reported (the default) or ignored,
     ///     as a ``Promise``'s.
     ///   - fileID: The creation site's file, shown in diagnostics; leave the default.
@@ -77,11 +77,10 @@ public final class PromiseBatch<Value> {
         count: Int, onRepeatedResolution policy: RepeatedResolutionPolicy = .report,
         fileID: StaticString = #fileID, line: UInt = #line
     ) {
-        precondition(count >= 0, "a PromiseBatch has zero or more slots, not \(count)")
-        let storage = PromiseBatchStorage<Value>(count: count)
+        let storage = PromiseBatchStorage<Value>(count: Self.boundedCount(count))
         self.storage = storage
         result = Promise(storage: .makePending(), site: PromiseSite(fileID: fileID, line: line, policy: policy))
-        if count == 0 {
+        if storage.count == 0 {
             _ = result.future.storage.fulfil(with: [])
         } else {
             // Captures the slots, not the batch: a request ends the batch's hold on nothing.
@@ -89,21 +88,34 @@ public final class PromiseBatch<Value> {
         }
     }
 
+    /// The most slots a batch has: 16,777,216 (a larger count is reported and lowered to it).
+    public static var largestCount: Int { 1 << 24 }
+
+    private static func boundedCount(_ count: Int) -> Int {
+        let bounded = Swift.min(Swift.max(count, 0), largestCount)
+        if bounded != count {
+            PetalDiagnostics.report(
+                .named(.adjustedArgument, "PromiseBatch.count"), details: ["given": "\(count)", "used": "\(bounded)"])
+        }
+        return bounded
+    }
+
     /// The handle of slot `index`, to hand to the completion handler that resolves it; it keeps
-    /// the batch alive.
+    /// the batch alive. A handle of an index outside the batch resolves nothing: each of its
+    /// calls is refused and reported, as the batch's own calls with that index are.
     public subscript(index: Int) -> Slot {
-        checkIndex(index)
-        return Slot(batch: self, index: index)
+        Slot(batch: self, index: index)
     }
 
     /// Fulfils slot `index` with `value`; the last slot to be fulfilled fulfils ``all``, on this
     /// thread, before this returns.
     /// - Returns: `true` if this call resolved the slot; `false` if it was already resolved
-    ///   (reported as ``Promise/fulfil(with:)``'s repeats are, unless the slot was stopped).
+    ///   (reported as ``Promise/fulfil(with:)``'s repeats are, unless the slot was stopped), or
+    ///   if the batch has no slot `index` (reported as an ``PetalDiagnostic/Kind/adjustedArgument``).
     @inlinable
     @discardableResult
     public func fulfil(_ index: Int, with value: Value) -> Bool {
-        checkIndex(index)
+        guard holds(index) else { return false }
         let seen = storage.fulfil(index, with: value, resolving: result.future.storage)
         if seen == PromiseBatchStorage<Value>.pending { return true }
         reportRepeat(.fulfilled, seen: seen)
@@ -112,7 +124,8 @@ public final class PromiseBatch<Value> {
 
     /// Rejects slot `index` with `error`: ``all`` is cancelled with `error` as its indirect
     /// error, unless it was decided already, and the slots still pending are stopped.
-    /// - Returns: `true` if this call resolved the slot; `false` if it was already resolved.
+    /// - Returns: `true` if this call resolved the slot; `false` if it was already resolved, or
+    ///   if the batch has no slot `index` (both reported).
     @discardableResult
     public func reject(_ index: Int, with error: any Error) -> Bool {
         fail(index, .rejected, error: error)
@@ -121,7 +134,8 @@ public final class PromiseBatch<Value> {
     /// Cancels slot `index`, optionally naming the error elsewhere that caused it: ``all`` is
     /// cancelled with that indirect error, unless it was decided already, and the slots still
     /// pending are stopped.
-    /// - Returns: `true` if this call resolved the slot; `false` if it was already resolved.
+    /// - Returns: `true` if this call resolved the slot; `false` if it was already resolved, or
+    ///   if the batch has no slot `index` (both reported).
     @discardableResult
     public func cancel(_ index: Int, withIndirectError indirectError: (any Error)? = nil) -> Bool {
         fail(index, .cancelled, error: indirectError)
@@ -145,26 +159,40 @@ public final class PromiseBatch<Value> {
     /// thread, if it already was. The slot is then stopped: its producer's later resolution
     /// returns `false` and is not reported.
     ///
-    /// `stop` is held until then, or until the batch is freed.
+    /// `stop` is held until then, or until the batch is freed. For an index outside the batch,
+    /// `stop` never runs (the call is reported).
     public func cancelWhenRequested(_ index: Int, stopping stop: @escaping @Sendable () -> Void) {
-        checkIndex(index)
+        guard holds(index) else { return }
         storage.addStop(index, stop)
     }
 
-    /// Whether slot `index` was resolved (or stopped).
+    /// Whether slot `index` was resolved (or stopped); `false` for an index outside the batch.
     public func isResolved(_ index: Int) -> Bool {
-        checkIndex(index)
+        guard UInt(bitPattern: index) < UInt(bitPattern: storage.count) else { return false }
         return petal_atomic_word_load(storage.slotWords + index) != PromiseBatchStorage<Value>.pending
     }
 
+    /// Whether the batch has slot `index`; if not, the call is reported.
     @inlinable
-    func checkIndex(_ index: Int) {
-        precondition(index >= 0 && index < storage.count, "slot \(index) of a PromiseBatch of \(storage.count)")
+    func holds(_ index: Int) -> Bool {
+        // One comparison: a negative index is a very large unsigned one.
+        if UInt(bitPattern: index) < UInt(bitPattern: storage.count) { return true }
+        refuse(index)
+        return false
+    }
+
+    /// The report of a call with an index outside the batch, which resolves nothing.
+    @usableFromInline
+    @inline(never)
+    func refuse(_ index: Int) {
+        PetalDiagnostics.report(
+            .named(.adjustedArgument, "PromiseBatch index"),
+            details: ["given": "\(index)", "used": "none: the batch has \(storage.count) slots"])
     }
 
     /// A rejection or cancellation of slot `index`, with its report if it came too late.
     private func fail(_ index: Int, _ kind: OutcomeKind, error: (any Error)?) -> Bool {
-        checkIndex(index)
+        guard holds(index) else { return false }
         let failureSite = error == nil ? 0 : result.site.failureSite(of: [Value].self)
         let seen = storage.fail(index, error: error, resolving: result.future.storage, failureSite: failureSite)
         if seen == PromiseBatchStorage<Value>.pending { return true }

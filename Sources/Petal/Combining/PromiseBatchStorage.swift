@@ -89,7 +89,8 @@ final class PromiseBatchStorage<Value>: @unchecked Sendable {
     /// Where the mutex and the values start in the allocation, its size and alignment.
     private static func layout(count: Int) -> (mutex: Int, values: Int, bytes: Int, alignment: Int) {
         func aligned(_ offset: Int, _ alignment: Int) -> Int { (offset + alignment - 1) & ~(alignment - 1) }
-        let mutex = aligned((count + 1) * MemoryLayout<petal_atomic_word>.stride, MemoryLayout<pthread_mutex_t>.alignment)
+        let mutex = aligned(
+            (count + 1) * MemoryLayout<petal_atomic_word>.stride, MemoryLayout<pthread_mutex_t>.alignment)
         let values = aligned(mutex + MemoryLayout<pthread_mutex_t>.size, MemoryLayout<Value>.alignment)
         let alignment = max(
             MemoryLayout<petal_atomic_word>.alignment, MemoryLayout<pthread_mutex_t>.alignment,
@@ -149,7 +150,9 @@ final class PromiseBatchStorage<Value>: @unchecked Sendable {
     /// as its indirect error, naming promise site `failureSite` (the first failure decides), and,
     /// if that decided it, stops the slots still pending.
     /// Returns the state the slot was in (`pending` if this call failed it).
-    func fail(_ index: Int, error: (any Error)?, resolving result: FutureStorage<[Value]>, failureSite: UInt32)
+    func fail(
+        _ index: Int, error: (any Error)?, resolving result: FutureStorage<[Value]>, failureSite: UInt32
+    )
         -> petal_word
     {
         let seen = claim(index, as: Self.failed)

@@ -21,6 +21,32 @@ struct PromiseBatchTests {
         #expect(describe(PromiseBatch<Int>(count: 0).all.peek()) == "fulfilled([])")
     }
 
+    @Test(
+        "hostile counts and indexes: a negative count is no slots, an index outside the batch resolves nothing; each reported"
+    )
+    func hostileCountsAndIndexes() {
+        let start = adjustedArguments.events.count
+        for count in [-3, Int.min] {
+            #expect(describe(PromiseBatch<Int>(count: count).all.peek()) == "fulfilled([])")
+        }
+        #expect(adjustmentReported("PromiseBatch.count", given: "-3", since: start))
+        #expect(adjustmentReported("PromiseBatch.count", given: "\(Int.min)", since: start))
+        let batch = PromiseBatch<Int>(count: 2)
+        let stops = Recorder<Int>()
+        for index in [-1, 2, Int.max, Int.min] {
+            #expect(!batch.fulfil(index, with: 1))
+            #expect(!batch.reject(index, with: TestError(1)))
+            #expect(!batch[index].cancel())
+            #expect(!batch[index].resolve(with: .fulfilled(1)))
+            #expect(!batch.isResolved(index))
+            batch.cancelWhenRequested(index) { stops.record(index) }
+            #expect(adjustmentReported("PromiseBatch index", given: "\(index)", since: start))
+        }
+        batch.all.requestCancellation()
+        #expect(stops.events.isEmpty)
+        #expect(describe(batch.all.peek()) == "cancelled(nil)")
+    }
+
     @Test("a second resolution of a slot changes nothing, returns false and is reported at the batch's site")
     func repeatsAreReported() {
         _ = repeatedResolutions
@@ -91,7 +117,9 @@ struct PromiseBatchTests {
         #expect(describe(cancelled.all.peek()) == "cancelled(nil)")
     }
 
-    @Test("a request on all cancels it and stops the pending slots; a stop registered later runs at once, if its slot is pending")
+    @Test(
+        "a request on all cancels it and stops the pending slots; a stop registered later runs at once, if its slot is pending"
+    )
     func requestStopsPendingSlots() {
         let batch = PromiseBatch<Int>(count: 3)
         let stops = Recorder<Int>()
@@ -167,7 +195,9 @@ struct PromiseBatchTests {
         }
     }
 
-    @Test("a request racing the fulfils: each slot is fulfilled or stopped, exactly once; all is fulfilled only if none was stopped")
+    @Test(
+        "a request racing the fulfils: each slot is fulfilled or stopped, exactly once; all is fulfilled only if none was stopped"
+    )
     func requestRacingFulfils() {
         for _ in 0..<500 {
             let batch = PromiseBatch<Int>(count: 16)
