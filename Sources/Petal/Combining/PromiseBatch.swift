@@ -116,7 +116,9 @@ public final class PromiseBatch<Value> {
     @discardableResult
     public func fulfil(_ index: Int, with value: Value) -> Bool {
         guard holds(index) else { return false }
-        let seen = storage.fulfil(index, with: value, resolving: result.future.storage)
+        // Borrowed through the promise, as the promise's own resolutions do: no retain and
+        // release of `all`'s storage per call.
+        let seen = result.withStorage { storage.fulfil(index, with: value, resolving: $0) }
         if seen == PromiseBatchStorage<Value>.pending { return true }
         reportRepeat(.fulfilled, seen: seen)
         return false
