@@ -37,5 +37,13 @@ struct AsyncCode {
         // And on the main actor, with a @MainActor closure.
         let label = reserved.then(isolatedTo: .mainActor) { count in "\(count) on the shelf" }
         print("label:", try await label.value)
+
+        // A fan-out of calls that answer through completion handlers: a slot each, one await.
+        let replies = PromiseBatch<Int>(count: 3)
+        for index in 0..<3 {
+            let slot = replies[index]
+            DispatchQueue.global().async { slot.fulfil(with: index * 10) }
+        }
+        print("fan-out:", try await replies.all.value)
     }
 }
