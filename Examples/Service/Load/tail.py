@@ -3,14 +3,16 @@
 
     tail.py record    --kind tail|overload --variant V --n N --connections C --round R --wrk FILE
                       --stats-before FILE --stats-after FILE [--rss-before KB --rss-after KB]
-                      --out runs.jsonl
+                      [--clients competing|yielding] --out runs.jsonl
     tail.py summarize --runs runs.jsonl --out-dir DIR [--readme README.md] [--env KEY=VALUE ...]
 
 `tail` runs (wrk -c8, as a service's own clients would load it) compare `petal` with `hedged`
 and `limited`: the 504 share, latency by percentile as the client saw it, the server's own p99,
 and backend calls per answered request. `overload` runs load `hedged` and `limited` with many
 more connections than the limit admits: requests shed (503), the server-side p50 and p99 of
-the requests answered, and the server's RSS before and after.
+the requests answered, and the server's RSS before and after; each twice, with the clients
+(wrk) competing with the server for the cores, and yielding them (wrk at nice 19, standing in
+for clients on other machines).
 
 `summarize` writes DIR/tail.json, DIR/tail.md and DIR/tail-latency.png (or .svg), replaces the
 marked section of the README if given, and exits 1 if a response was other than 200, 503 or
@@ -58,6 +60,7 @@ def record(args):
     entry = {
         "kind": args.kind,
         "variant": args.variant,
+        "clients": args.clients,
         "n": args.n,
         "connections": args.connections,
         "round": args.round,
@@ -80,7 +83,7 @@ def record(args):
         file.write(json.dumps(entry) + "\n")
     mark = "" if not problems else "  PROBLEM: " + "; ".join(problems)
     print(
-        f"  {args.kind:8} round {args.round} n={args.n:<2} c={args.connections:<3} {args.variant:8} "
+        f"  {args.kind:8} round {args.round} n={args.n:<2} c={args.connections:<3} {args.variant:8} {args.clients:9} "
         f"{entry['answered_per_second']:7.0f} answered/s  shed {entry['shed_share']:6.1%}  "
         f"504 {entry['timeout_share']:6.2%}  client p99 {wrk['latency_us']['percentiles']['99'] / 1000:6.2f} ms  "
         f"server p99 {fmt(entry['server_p99_ms'], '{:.2f}')} ms  calls/request {fmt(entry['calls_per_request'], '{:.3f}')}{mark}",
@@ -93,7 +96,9 @@ def median(values):
     return statistics.median(values) if values else None
 
 
-def aggregate(runs, kind, variants):
+def aggregate(runs, kind, variants, clients=None):
+    if clients is not None:
+        runs = [r for r in runs if r.get("clients", "competing") == clients]
     table = {}
     for n in sorted({r["n"] for r in runs if r["kind"] == kind}):
         for c in sorted({r["connections"] for r in runs if r["kind"] == kind and r["n"] == n}):
@@ -138,23 +143,27 @@ def tail_markdown(table):
     return "\n".join(lines)
 
 
-def overload_markdown(table, calm):
+CLIENTS = {"competing": "competing (nice 0)", "yielding": "yielding (nice 19)"}
+
+
+def overload_markdown(tables, calm):
     lines = [
-        "| variant | wrk -c | answered/s | shed (503) | 504 | server p50 ms | server p99 ms | p99 vs -c8 | RSS before → after, MiB |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---|",
+        "| variant | wrk -c | clients | answered/s | shed (503) | 504 | server p50 ms | server p99 ms | p99 vs -c8 | RSS before → after, MiB |",
+        "|---|---:|---|---:|---:|---:|---:|---:|---:|---|",
     ]
-    for n, by_connections in table.items():
-        for c, rows in by_connections.items():
-            for variant, row in rows.items():
-                base = calm.get(n, {}).get(8, {}).get(variant, {}).get("server_p99_ms")
-                ratio = f"{row['server_p99_ms'] / base:.2f}x" if base and row["server_p99_ms"] else "–"
-                rss = row["rss_kb"]
-                rss_text = f"{rss[0] / 1024:.1f} → {rss[1] / 1024:.1f}" if rss else "–"
-                lines.append(
-                    f"| {variant} | {c} | {row['answered_per_second']:.0f} | {row['shed_share']:.1%} | "
-                    f"{row['timeout_share']:.2%} | {fmt(row['server_p50_ms'], '{:.2f}')} | "
-                    f"{fmt(row['server_p99_ms'], '{:.2f}')} | {ratio} | {rss_text} |"
-                )
+    for clients, table in tables.items():
+        for n, by_connections in table.items():
+            for c, rows in by_connections.items():
+                for variant, row in rows.items():
+                    base = calm.get(n, {}).get(8, {}).get(variant, {}).get("server_p99_ms")
+                    ratio = f"{row['server_p99_ms'] / base:.2f}x" if base and row["server_p99_ms"] else "–"
+                    rss = row["rss_kb"]
+                    rss_text = f"{rss[0] / 1024:.1f} → {rss[1] / 1024:.1f}" if rss else "–"
+                    lines.append(
+                        f"| {variant} | {c} | {CLIENTS[clients]} | {row['answered_per_second']:.0f} | "
+                        f"{row['shed_share']:.1%} | {row['timeout_share']:.2%} | {fmt(row['server_p50_ms'], '{:.2f}')} | "
+                        f"{fmt(row['server_p99_ms'], '{:.2f}')} | {ratio} | {rss_text} |"
+                    )
     return "\n".join(lines) + "\n"
 
 
@@ -196,13 +205,15 @@ def summarize(args):
         runs = [json.loads(line) for line in file if line.strip()]
     meta = dict(item.split("=", 1) for item in args.env)
     tail = aggregate(runs, "tail", TAIL_VARIANTS)
-    overload = aggregate(runs, "overload", OVERLOAD_VARIANTS)
+    overload = {clients: aggregate(runs, "overload", OVERLOAD_VARIANTS, clients) for clients in CLIENTS}
+    overload = {clients: table for clients, table in overload.items() if table}
     problems = [f"{r['kind']} round {r['round']} n={r['n']} c={r['connections']} {r['variant']}: {p}" for r in runs for p in r["problems"]]
     os.makedirs(args.out_dir, exist_ok=True)
     image = plot(tail, args.out_dir)
     body = tail_markdown(tail)
     if overload:
-        body += "\n**Overload**, N = 32 (server-side latency of the requests answered, from `/stats`' window):\n\n"
+        body += ("\n**Overload**, N = 32 (server-side latency of the requests answered, from `/stats`' window; "
+                 "the clients competing with the server for the two cores, or yielding them):\n\n")
         body += overload_markdown(overload, tail)
     section = "\n".join([
         f"Run of {meta.get('date', '?')} on {meta.get('machine', '?')}, commit {meta.get('commit', '?')}, "
@@ -245,6 +256,7 @@ def main():
     rec.add_argument("--stats-after", required=True)
     rec.add_argument("--rss-before", type=int)
     rec.add_argument("--rss-after", type=int)
+    rec.add_argument("--clients", choices=["competing", "yielding"], default="competing")
     rec.add_argument("--out", required=True)
     summary = commands.add_parser("summarize")
     summary.add_argument("--runs", required=True)
