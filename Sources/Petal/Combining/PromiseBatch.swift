@@ -83,7 +83,8 @@ public final class PromiseBatch<Value> {
         if storage.count == 0 {
             _ = result.future.storage.fulfil(with: [])
         } else {
-            // Captures the slots, not the batch: a request ends the batch's hold on nothing.
+            // Captures the slots, not the batch: a handler that held the batch would keep the
+            // promise alive through its own future, and a dropped batch would never abandon it.
             result.cancelWhenRequested { storage.stopPending() }
         }
     }
@@ -170,15 +171,21 @@ public final class PromiseBatch<Value> {
 
     /// Whether slot `index` was resolved (or stopped); `false` for an index outside the batch.
     public func isResolved(_ index: Int) -> Bool {
-        guard UInt(bitPattern: index) < UInt(bitPattern: storage.count) else { return false }
+        guard contains(index) else { return false }
         return petal_atomic_word_load(storage.slotWords + index) != PromiseBatchStorage<Value>.pending
+    }
+
+    /// Whether the batch has slot `index`: one comparison, a negative index being a very large
+    /// unsigned one.
+    @inlinable
+    func contains(_ index: Int) -> Bool {
+        UInt(bitPattern: index) < UInt(bitPattern: storage.count)
     }
 
     /// Whether the batch has slot `index`; if not, the call is reported.
     @inlinable
     func holds(_ index: Int) -> Bool {
-        // One comparison: a negative index is a very large unsigned one.
-        if UInt(bitPattern: index) < UInt(bitPattern: storage.count) { return true }
+        if contains(index) { return true }
         refuse(index)
         return false
     }
