@@ -44,6 +44,9 @@ static void test_word_operations_return_what_they_promise(void) {
 
     CHECK(petal_atomic_fetch_cas(&word, 14, 16) == 14);
     CHECK(petal_atomic_fetch_cas(&word, 14, 17) == 16);
+    CHECK(petal_atomic_fetch_cas_acquire(&word, 16, 20) == 16);
+    CHECK(petal_atomic_fetch_cas_acquire(&word, 16, 21) == 20);
+    CHECK(petal_atomic_fetch_cas(&word, 20, 16) == 20);
     CHECK(petal_atomic_fetch_cas_full(&word, 16, 18) == 16);
     CHECK(petal_atomic_fetch_cas_full(&word, 16, 19) == 18);
     CHECK(petal_atomic_load(&word) == 18);

@@ -666,7 +666,10 @@ inline subscribe(c) {
                     word = w + COUNT_ONE;
                     b = word_list(w); i = word_count(w); path = P_OWN_SLOT;
                     printf("S: callback %d reserves block %d slot %d: word %d -> %d\n", c, b, i, w, word)
-                :: else ->
+                :: else ->                               /* retry from a fresh load: the code
+                                                            retries, after a back-off, with the
+                                                            word its failed CAS saw, one of the
+                                                            interleavings this covers */
                     printf("S: callback %d: reservation fails (word %d, not %d)\n", c, word, w);
                     path = 0
                 fi;

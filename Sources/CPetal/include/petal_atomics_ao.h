@@ -63,6 +63,10 @@ PETAL_INLINE int petal_atomic_cas_full(volatile petal_word *word, petal_word old
 PETAL_INLINE petal_word petal_atomic_fetch_cas(volatile petal_word *word, petal_word old, petal_word desired) {
     return AO_fetch_compare_and_swap(word, old, desired);
 }
+PETAL_INLINE petal_word petal_atomic_fetch_cas_acquire(volatile petal_word *word, petal_word old,
+                                                       petal_word desired) {
+    return AO_fetch_compare_and_swap_acquire(word, old, desired);
+}
 PETAL_INLINE petal_word petal_atomic_fetch_cas_full(volatile petal_word *word, petal_word old,
                                                     petal_word desired) {
     return AO_fetch_compare_and_swap_full(word, old, desired);

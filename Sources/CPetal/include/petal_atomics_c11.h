@@ -128,6 +128,11 @@ PETAL_C11_CAS(petal_atomic_cas_full, petal_word, PETAL_C11_WORD, memory_order_se
 /* AO_fetch_compare_and_swap: RELAXED either way. */
 PETAL_C11_FETCH_CAS(petal_atomic_fetch_cas, petal_word, PETAL_C11_WORD, memory_order_relaxed, memory_order_relaxed)
 
+/* AO_fetch_compare_and_swap_acquire: ACQUIRE on success and on failure, as
+   petal_atomic_cas_acquire (the value a failure returns is read with ACQUIRE). */
+PETAL_C11_FETCH_CAS(petal_atomic_fetch_cas_acquire, petal_word, PETAL_C11_WORD, memory_order_acquire,
+                    memory_order_acquire)
+
 /* AO_fetch_compare_and_swap_full: SEQ_CST either way, as petal_atomic_cas_full. */
 PETAL_C11_FETCH_CAS(petal_atomic_fetch_cas_full, petal_word, PETAL_C11_WORD, memory_order_seq_cst,
                     memory_order_seq_cst)

@@ -52,6 +52,17 @@
 #  define PETAL_PREFETCH(address) ((void)(address))
 #endif
 
+/* Tells the processor that the thread spins (x86 PAUSE, Arm YIELD): no memory access, no
+   ordering; the wait neither floods the memory system with speculative reads nor takes issue
+   slots from a sibling hyper-thread. Nothing where the compiler knows no such instruction. */
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#  define PETAL_SPIN_PAUSE() __builtin_ia32_pause()
+#elif defined(__GNUC__) && defined(__aarch64__)
+#  define PETAL_SPIN_PAUSE() __asm__ __volatile__("yield")
+#else
+#  define PETAL_SPIN_PAUSE() ((void)0)
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
