@@ -159,7 +159,7 @@ PETAL_INLINE int petal_cell_reserve(petal_cell *cell, petal_reservation *reserva
            PETAL_RESERVE_BACKOFF_MAX. Meanwhile the winner keeps the word's cache line (and its
            block's) and takes its next reservations there, instead of two cores passing the
            line back and forth at every reservation: a hot promise attached from two threads
-           takes twice as many subscriptions a second (Benchmarks/HISTORY.md, run 36). The
+           takes twice as many subscriptions a second (Benchmarks/HISTORY.md, runs 36-37). The
            next attempt uses the word this CAS saw: reloading it after the wait pulls the line
            back from the winner, and undid the whole gain when measured. ACQUIRE on the
            failure, as the reload it replaces: a RESOLVED word seen here leads the caller
