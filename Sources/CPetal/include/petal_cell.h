@@ -162,8 +162,8 @@ PETAL_INLINE int petal_cell_reserve(petal_cell *cell, petal_reservation *reserva
            takes twice as many subscriptions a second (Benchmarks/HISTORY.md, runs 36-37). The
            next attempt uses the word this CAS saw: reloading it after the wait pulls the line
            back from the winner, and undid the whole gain when measured. ACQUIRE on the
-           failure, as the reload it replaces: a RESOLVED word seen here leads the caller
-           straight to the outcome. Never reached uncontended. */
+           failure too: a RESOLVED word seen here leads the caller straight to the outcome.
+           Never reached uncontended. */
         for (unsigned pause = 0; pause < backoff; pause++) PETAL_SPIN_PAUSE();
         if (backoff < PETAL_RESERVE_BACKOFF_MAX) backoff *= 2;
         old = seen;
