@@ -36,7 +36,10 @@ WAIT_BUGGY_VARIANTS="DROP_PARKED UNLOCKED_WAKE CHECK_UNLOCKED SINGLE_SLEEP"
 # Must fail (petal_combinator.pml): a relaxed leave, a decider that releases the tail whatever
 # WRITING says, an enter that ignores DECIDED, a leave that releases the tail without DECIDED, a
 # decide that ignores DECIDED, and a relaxed retire.
-START_GATE_BUGGY_VARIANTS="NO_REQUEST_CHECK CANCEL_RUNNING"
+# Must fail (petal_start_gate.pml): the closure side skipping its load of the request word, a
+# request that cancels a RUNNING closure's future; for a chained step, a vote pushed after the
+# request's close dropped rather than run, and a step marked PASSING without a counted vote.
+START_GATE_BUGGY_VARIANTS="NO_REQUEST_CHECK CANCEL_RUNNING DROP_LATE_VOTE PASS_WITHOUT_VOTE"
 # Must fail (petal_limit.pml): a waiter counted while a slot is free, a lock-free release that
 # ignores the waiters, a waiter counted before the lock is taken; with the maximum moving, a
 # raise that leaves its slots to the next release, and a release that hands its slot over while

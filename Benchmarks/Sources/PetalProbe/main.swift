@@ -221,6 +221,19 @@ func perform(_ operation: String, _ contender: String, _ count: Int) -> Bool {
         for _ in 0..<count / cell.operations { cell.runRoundOnThisThread() }
         return true
     }
+    if operation.hasPrefix("step returning ") {
+        // Issue 54's future-returning step (StepRequest): Petal only.
+        guard contender == "Petal" else { return false }
+        Delivered.reset()
+        switch operation {
+        case "step returning a future": StepRequest.run(count, askable: false, chained: false)
+        case "step returning a future then a step": StepRequest.run(count, askable: false, chained: true)
+        case "step returning an askable future": StepRequest.run(count, askable: true, chained: false)
+        default: return false
+        }
+        precondition(Delivered.count == count, "\(Delivered.count) deliveries, expected \(count)")
+        return true
+    }
     if ["plain call", "hedged call", "limit admission"].contains(operation) {
         // Issue 40's primitives on the path every call takes (TailRequest): Petal only.
         guard contender == "Petal" else { return false }

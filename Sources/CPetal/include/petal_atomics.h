@@ -124,6 +124,23 @@ PETAL_INLINE void petal_atomic_u32_store_relaxed(petal_atomic_u32 *word, unsigne
     petal_atomic_uint_store(&word->value, value);
 }
 
+/* A byte for a flag that one thread clears and others only read (a chained future's "requests
+   may yet pass", in the header's padding). */
+typedef struct petal_atomic_u8 {
+    volatile unsigned char value;
+} petal_atomic_u8;
+
+/* RELAXED: a reader wants only the flag itself; acting on a stale value must be harmless (the
+   flag's owner says why it is). */
+PETAL_INLINE unsigned char petal_atomic_u8_load_relaxed(const petal_atomic_u8 *byte) {
+    return petal_atomic_uchar_load(&byte->value);
+}
+
+/* RELAXED, as petal_atomic_u8_load_relaxed. */
+PETAL_INLINE void petal_atomic_u8_store_relaxed(petal_atomic_u8 *byte, unsigned char value) {
+    petal_atomic_uchar_store(&byte->value, value);
+}
+
 #ifdef __cplusplus
 }
 #endif

@@ -47,20 +47,23 @@ typedef size_t petal_word;
 
 typedef _Atomic(petal_word) petal_c11_word;
 typedef _Atomic(unsigned) petal_c11_uint;
+typedef _Atomic(unsigned char) petal_c11_uchar;
 
 _Static_assert(sizeof(petal_c11_word) == sizeof(petal_word) && _Alignof(petal_c11_word) == _Alignof(petal_word),
                "an atomic word has the layout of a plain one");
 _Static_assert(sizeof(petal_c11_uint) == sizeof(unsigned) && _Alignof(petal_c11_uint) == _Alignof(unsigned),
                "an atomic unsigned has the layout of a plain one");
+_Static_assert(sizeof(petal_c11_uchar) == 1, "an atomic byte has the layout of a plain one");
 /* size_t is as wide as a pointer wherever Petal runs (the cell keeps a pointer in its word). */
 _Static_assert(sizeof(petal_word) == sizeof(void *), "a word holds a pointer");
-#if ATOMIC_POINTER_LOCK_FREE != 2 || ATOMIC_INT_LOCK_FREE != 2
-#  error "Petal's C11 backend needs lock-free word and int atomics (no libatomic calls)"
+#if ATOMIC_POINTER_LOCK_FREE != 2 || ATOMIC_INT_LOCK_FREE != 2 || ATOMIC_CHAR_LOCK_FREE != 2
+#  error "Petal's C11 backend needs lock-free word, int and byte atomics (no libatomic calls)"
 #endif
 
 /* The atomic view of a word or a flag. A load's word may be const: reading it writes nothing. */
 #define PETAL_C11_WORD(word) ((volatile petal_c11_word *)(word))
 #define PETAL_C11_UINT(word) ((volatile petal_c11_uint *)(word))
+#define PETAL_C11_UCHAR(byte) ((volatile petal_c11_uchar *)(byte))
 
 /* AO_load: atomic and unordered, so RELAXED. */
 PETAL_INLINE petal_word petal_atomic_load(const volatile petal_word *word) {
@@ -157,6 +160,16 @@ PETAL_INLINE unsigned petal_atomic_uint_load(const volatile unsigned *word) {
 /* AO_int_store: RELAXED (no suffix, no ordering). */
 PETAL_INLINE void petal_atomic_uint_store(volatile unsigned *word, unsigned value) {
     atomic_store_explicit(PETAL_C11_UINT(word), value, memory_order_relaxed);
+}
+
+/* AO_char_load: RELAXED (no suffix, no ordering). */
+PETAL_INLINE unsigned char petal_atomic_uchar_load(const volatile unsigned char *byte) {
+    return atomic_load_explicit(PETAL_C11_UCHAR(byte), memory_order_relaxed);
+}
+
+/* AO_char_store: RELAXED (no suffix, no ordering). */
+PETAL_INLINE void petal_atomic_uchar_store(volatile unsigned char *byte, unsigned char value) {
+    atomic_store_explicit(PETAL_C11_UCHAR(byte), value, memory_order_relaxed);
 }
 
 #endif /* PETAL_ATOMICS_C11_H */

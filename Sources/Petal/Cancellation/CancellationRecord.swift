@@ -223,6 +223,24 @@ final class CancellationRecord: ManagedBuffer<CancellationRecord.Words, Void> {
         return !passing && petal_atomic_word_load(requestWord) & Self.requested != 0
     }
 
+    // MARK: A chained step's pass
+
+    /// A chained future's side of the producer-state word, which no job or gate uses there: 0,
+    /// then ``startPassing`` once its step's closure returned a future that requests pass on to.
+    /// A request (``isPassing``) reads it after closing the action list; the step writes it after
+    /// pushing its vote, so a request that finds it finds the vote in the list it took, or the
+    /// push found the list closed and cast the vote at once (Tests/Model/petal_chain_pass.pml).
+    func markPassing() {
+        var seen: petal_word = 0
+        // FULL: as every move of this word; written once, from 0.
+        _ = petal_atomic_word_exchange(producerStateWord, &seen, Self.startPassing)
+    }
+
+    /// Whether the chained future follows a future that its request passes on to.
+    var isPassing: Bool {
+        petal_atomic_word_load(producerStateWord) == Self.startPassing
+    }
+
     // MARK: Actions
 
     /// Registers `node`: it runs at once, on this thread, if a request already closed the list;

@@ -8,10 +8,19 @@ extension FutureStorage {
     /// strong reference would cost a retain and a release on every use.
     final var installedRecord: Unmanaged<CancellationRecord>? {
         // ACQUIRE: the record's words were initialised before its installing CAS.
-        let address = petal_atomic_word_load(cancellationSlot)
-        guard address != 0 else { return nil }
-        return Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: UInt(address)).unsafelyUnwrapped)
+        Self.record(in: petal_atomic_word_load(cancellationSlot))
     }
+
+    /// The record a value of the cancellation slot points to: none for 0 or for
+    /// `PETAL_CANCELLATION_MAY_PASS`.
+    private static func record(in slot: petal_word) -> Unmanaged<CancellationRecord>? {
+        guard slot > mayPassSlot else { return nil }
+        return Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: UInt(slot)).unsafelyUnwrapped)
+    }
+
+    /// The slot of a future that may pass requests on and has no record yet.
+    @usableFromInline
+    static var mayPassSlot: petal_word { petal_word(PETAL_CANCELLATION_MAY_PASS) }
 
     /// The record, if anyone installed one (a strong reference, for those who keep it).
     final var cancellationRecord: CancellationRecord? {
@@ -20,17 +29,30 @@ extension FutureStorage {
 
     /// The record, installed now if there is none yet (one compare-and-swap; a loser releases
     /// its own and uses the winner's); unretained, as ``installedRecord``.
+    ///
+    /// A future made able to pass requests on (`PETAL_CANCELLATION_MAY_PASS`) gets a record
+    /// that propagates if it still may (see ``propagatesRequests``).
     final func installRecord(producerState: petal_word = 0) -> Unmanaged<CancellationRecord> {
-        if let record = installedRecord { return record }
+        var seen = petal_atomic_word_load(cancellationSlot)
+        if let record = Self.record(in: seen) { return record }
         CancellationRecord.checkLayout()
-        let record = Unmanaged.passRetained(CancellationRecord.make(producerState: producerState))
-        var seen: petal_word = 0
-        // FULL: publishes the record's initialised words to every later reader of the slot.
+        let request = seen == Self.mayPassSlot && mayStillPass ? CancellationRecord.propagates : 0
+        let record = Unmanaged.passRetained(CancellationRecord.make(request: request, producerState: producerState))
+        // FULL: publishes the record's initialised words to every later reader of the slot. The
+        // slot only ever moves from 0 or MAY_PASS to a record, so a lost exchange found one.
         if petal_atomic_word_exchange(cancellationSlot, &seen, petal_word(UInt(bitPattern: record.toOpaque()))) != 0 {
             return record  // the slot owns the +1 until the future's deinit
         }
         record.release()
         return installedRecord.unsafelyUnwrapped
+    }
+
+    /// Whether a future made able to pass requests on still may: its step has not yet found
+    /// that the future it follows cannot be asked. RELAXED: a stale `true` only links a
+    /// dependent that did not need it (its request then cancels this future, as a request on a
+    /// future that cannot pass it on does).
+    private var mayStillPass: Bool {
+        petal_atomic_u8_load_relaxed(mayPassFlag) != 0
     }
 
     /// The record, installed now if there is none yet (a strong reference, for a job to keep).
@@ -44,10 +66,15 @@ extension FutureStorage {
         return record._withUnsafeGuaranteedRef { petal_atomic_word_load($0.requestWord) }
     }
 
-    /// Whether requests can reach a producer from this future.
+    /// Whether requests can reach a producer from this future: its record says so, or it has
+    /// none yet but was made able to pass requests on and still may.
     @usableFromInline
     final var propagatesRequests: Bool {
-        requestWord & CancellationRecord.propagates != 0
+        let slot = petal_atomic_word_load(cancellationSlot)
+        guard let record = Self.record(in: slot) else { return slot == Self.mayPassSlot && mayStillPass }
+        return record._withUnsafeGuaranteedRef { petal_atomic_word_load($0.requestWord) }
+            & CancellationRecord.propagates
+            != 0
     }
 
     /// Whether a request has reached this future.
@@ -186,10 +213,22 @@ extension FutureStorage {
     /// are cancelled by the one failure rule; then the registered actions run, oldest first
     /// (for a chained future, its vote on its upstream). Taken before the cancellation, which
     /// would release them.
+    ///
+    /// A chained future whose step returned a future that passes requests on (``markPassing()``)
+    /// is not cancelled: its vote there is the answer, and it resolves as that future does.
     private func answerCancellationRequest() {
-        let closed = installRecord()._withUnsafeGuaranteedRef { $0.closeForRequest() }
-        if isChained { fail(.cancelled, error: nil) }
+        let record = installRecord()
+        let closed = record._withUnsafeGuaranteedRef { $0.closeForRequest() }
+        if isChained, !record._withUnsafeGuaranteedRef({ $0.isPassing }) { fail(.cancelled, error: nil) }
         runActions(closed)
+    }
+
+    /// Marks this chained future as following a future its step's closure returned, which it
+    /// votes on: a request no longer cancels it (see ``answerCancellationRequest()``). Called
+    /// once, by the step, after the vote was registered.
+    @usableFromInline
+    final func markPassing() {
+        installRecord()._withUnsafeGuaranteedRef { $0.markPassing() }
     }
 
     /// Runs what a close for a request took: action zero first (the promise's stop: this
@@ -285,6 +324,7 @@ extension FutureStorage {
             fail(.rejected, error: error)
             return
         }
+        if source.storage === self { return failFollowingItself("Future.startFollowing(on:executing:)") }
         let passing = source.storage.propagatesRequests
         // Linked before the gate says PASSING: a request that finds PASSING relies on the vote,
         // which this link casts at once if a request already closed the action list.

@@ -16,6 +16,12 @@ protocol ChainStep: SendableMetatype {
     /// Resolves `downstream` (now, or later through a future the step's closure returned) from
     /// the outcome `upstream` published with `kind`. Runs once, on ``context``.
     func run(upstream: FutureStorage<Input>, kind: OutcomeKind, downstream: FutureStorage<Output>)
+
+    /// Whether the step's closure returns a future that the chained future follows: then a
+    /// request that reaches the chained future after the closure ran passes on to that future
+    /// (`FutureStorage.passRequests(to:)`), and the chained future is made able to pass requests
+    /// from its creation, so that its dependents link to it before the closure has run.
+    static var mayPassRequests: Bool { get }
 }
 
 /// A chained future: a ``FutureStorage`` whose tail holds, after the value, the step that will
@@ -35,7 +41,7 @@ final class ChainStepStorage<Step: ChainStep>: FutureStorage<Step.Output> {
         checkLayout()
         let storage = unsafeDowncast(
             create(minimumCapacity: tailCapacity) { _ in
-                FutureHeader(resolvedAs: nil, chained: true)
+                FutureHeader(resolvedAs: nil, chained: true, mayPassRequests: Step.mayPassRequests)
             },
             to: ChainStepStorage<Step>.self
         )
@@ -186,6 +192,9 @@ struct ContextCarryingStep<Base: ChainStep>: ChainStep {
 
     @usableFromInline
     var context: Base.Context { base.context }
+
+    @usableFromInline
+    static var mayPassRequests: Bool { Base.mayPassRequests }
 
     @usableFromInline
     func run(upstream: FutureStorage<Input>, kind: OutcomeKind, downstream: FutureStorage<Output>) {

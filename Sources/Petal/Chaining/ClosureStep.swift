@@ -1,3 +1,5 @@
+import CPetal
+
 /// What a chaining method does with its closure when the upstream resolves: the one part that
 /// differs between `then`, `recover`, `always` and the rest.
 ///
@@ -13,6 +15,16 @@ protocol StepLogic {
 
     /// Resolves `downstream` from the outcome `upstream` published with `kind`, with `body`.
     static func run(_ body: Body, upstream: FutureStorage<Input>, kind: OutcomeKind, downstream: FutureStorage<Output>)
+
+    /// Whether the method's closure returns a future that the chained future follows, and so
+    /// may pass requests on to (see ``ChainStep/mayPassRequests``).
+    static var mayPassRequests: Bool { get }
+}
+
+extension StepLogic {
+    /// Most methods' closures return a value: nothing to pass requests on to.
+    @inlinable
+    static var mayPassRequests: Bool { false }
 }
 
 /// The step of a chaining method: the user's closure as given, where it runs, and the method's
@@ -28,6 +40,9 @@ struct ClosureStep<Logic: StepLogic, Context: ExecutionContext>: ChainStep {
     let context: Context
     @usableFromInline
     let body: Logic.Body
+
+    @inlinable
+    static var mayPassRequests: Bool { Logic.mayPassRequests }
 
     @inlinable
     init(_: Logic.Type, on context: Context, body: Logic.Body) {
@@ -104,13 +119,12 @@ extension FutureStorage {
     }
 
     /// Resolves exactly as the future `work` returns (its own work), or rejects with what
-    /// `work` throws: the future-returning form of every method.
+    /// `work` throws: the future-returning form of every method (`method` names it, for the
+    /// error of a closure that returns this very future).
     ///
-    /// With `passingRequests`, this future also votes on the one `work` returns when a request
-    /// reaches it (`Future.startFollowing(on:executing:)`); chaining methods pass none on (the
-    /// Cancellation article says why), and with the constant `false` the link compiles away.
+    /// Requests pass on to the future `work` returned (see ``passRequests(to:)``).
     @inlinable
-    func follow(_ work: () throws -> Future<Value>, passingRequests: Bool = false) {
+    func follow(_ method: StaticString, _ work: () throws -> Future<Value>) {
         let source: Future<Value>
         do {
             source = try work()
@@ -118,9 +132,47 @@ extension FutureStorage {
             fail(.rejected, error: error)
             return
         }
-        // Linked before following: a request that already reached this future finds its action
-        // list closed, so the vote added here is cast at once.
-        if passingRequests, source.storage.propagatesRequests { source.storage.linkDependent(self) }
+        // One comparison of addresses: following itself, the future would wait for ever.
+        if source.storage === self { return failFollowingItself(method) }
+        passRequests(to: source.storage)
         source.storage.subscribe(.forward(self))
+    }
+
+    /// Passes requests that reach this future, a chained future made able to pass them
+    /// (``ChainStep/mayPassRequests``), on to `source`, the future its step's closure returned,
+    /// as a counted dependent's vote; or, if `source` cannot be asked, says so, so that nobody
+    /// links to this future for nothing from now on.
+    ///
+    /// Free where `source` cannot be asked (a plain promise's future): one load of its slot
+    /// and a plain store of a byte of this future's header.
+    @inlinable
+    func passRequests<Source>(to source: FutureStorage<Source>) {
+        if petal_atomic_word_load(source.cancellationSlot) != 0 {
+            passRequestsIfPropagating(to: source)
+        } else {
+            petal_atomic_u8_store_relaxed(mayPassFlag, 0)
+        }
+    }
+
+    /// ``passRequests(to:)`` for a `source` that has a cancellation record, or may pass
+    /// requests on itself. Inlinable (never inlined) so that it is specialised with its caller.
+    @inlinable
+    @inline(never)
+    final func passRequestsIfPropagating<Source>(to source: FutureStorage<Source>) {
+        guard source.propagatesRequests else {
+            petal_atomic_u8_store_relaxed(mayPassFlag, 0)
+            return
+        }
+        // Linked first, marked passing after: a request that finds the mark knows the vote is
+        // there or will be cast by the link (an action pushed after a request's close runs at
+        // once). A request that comes before the mark cancels this future, and still reaches
+        // `source` by the same vote: the work the step started is asked either way.
+        markPropagating()
+        guard source.addDependent() else {
+            petal_atomic_u8_store_relaxed(mayPassFlag, 0)
+            return
+        }
+        addCancellationAction(UpstreamVote(on: source))
+        markPassing()
     }
 }

@@ -49,6 +49,9 @@ enum Additionally<Input, Result>: ValueStepLogic {
 /// `additionally` with a future-returning closure: the input and the returned future's value.
 @usableFromInline
 enum AdditionallyFollowing<Input, Result>: ValueStepLogic {
+    @inlinable
+    static var mayPassRequests: Bool { true }
+
     @usableFromInline
     typealias Output = (Input, Result)
     @usableFromInline
@@ -65,6 +68,7 @@ enum AdditionallyFollowing<Input, Result>: ValueStepLogic {
             downstream.fail(.rejected, error: error)
             return
         }
+        downstream.passRequests(to: work.storage)
         // The pairing needs the input again, so this form keeps a small closure; the input and
         // the downstream are confined to it (the downstream is resolved only here).
         let pending = UncheckedSendableBox((value, downstream))

@@ -15,6 +15,9 @@ extension Future {
 /// `flattened()`: the chained future follows the inner future.
 @usableFromInline
 enum Flatten<Inner>: ValueStepLogic {
+    @inlinable
+    static var mayPassRequests: Bool { true }
+
     @usableFromInline
     typealias Input = Future<Inner>
     @usableFromInline
@@ -24,6 +27,6 @@ enum Flatten<Inner>: ValueStepLogic {
 
     @inlinable
     static func run(_: Void, value: Future<Inner>, downstream: FutureStorage<Inner>) {
-        value.storage.subscribe(.forward(downstream))
+        downstream.follow("Future.flattened()") { value }
     }
 }

@@ -124,6 +124,9 @@ enum RecoverWithValue<Value>: FailureStepLogic {
 /// `recover` with a future-returning closure: the chained future follows the one returned.
 @usableFromInline
 enum RecoverFollowing<Value>: FailureStepLogic {
+    @inlinable
+    static var mayPassRequests: Bool { true }
+
     @usableFromInline
     typealias Output = Value
     @usableFromInline
@@ -136,7 +139,7 @@ enum RecoverFollowing<Value>: FailureStepLogic {
     static func run(
         _ body: Body, error: any Error, upstream _: FutureStorage<Value>, downstream: FutureStorage<Value>
     ) {
-        downstream.follow { try body.handler(error) }
+        downstream.follow("Future.recover(on:includingIndirectErrors:using:)") { try body.handler(error) }
     }
 }
 

@@ -54,6 +54,9 @@ enum Then<Input, Output>: ValueStepLogic {
 /// `then` with a future-returning closure: the chained future follows the one returned.
 @usableFromInline
 enum ThenFollowing<Input, Output>: ValueStepLogic {
+    @inlinable
+    static var mayPassRequests: Bool { true }
+
     @usableFromInline
     typealias Body = @Sendable (Input) throws -> Future<Output>
 
@@ -61,6 +64,6 @@ enum ThenFollowing<Input, Output>: ValueStepLogic {
     static func run(
         _ body: @Sendable (Input) throws -> Future<Output>, value: Input, downstream: FutureStorage<Output>
     ) {
-        downstream.follow { try body(value) }
+        downstream.follow("Future.then(on:_:)") { try body(value) }
     }
 }

@@ -34,15 +34,20 @@ extension FutureHeader {
     /// this must never be confused with) is built once on the stack and copied into every new
     /// future, which callgrind counted as two instructions more per future; this one folds into
     /// three zeroing stores into the allocation.
+    ///
+    /// With `mayPassRequests` (a chained future whose step returns a future), the cancellation
+    /// slot starts as `PETAL_CANCELLATION_MAY_PASS`: dependents link to the future before the
+    /// step has run, so that a request on them can reach the work the step starts.
     @inlinable
-    init(resolvedAs kind: OutcomeKind?, chained: Bool = false) {
+    init(resolvedAs kind: OutcomeKind?, chained: Bool = false, mayPassRequests: Bool = false) {
         // petal_cell_init (every field zero: PENDING, the slot EMPTY) or petal_cell_init_resolved.
         self.init(
             cell: petal_cell(
                 word: kind == nil ? 0 : PETAL_PHASE_RESOLVED, slot_flag: kind == nil ? 0 : PETAL_SLOT_SKIPPED,
                 kind: kind?.rawValue ?? 0),
-            cancellation: petal_atomic_word(value: 0), slot: (0, 0), holds_step: chained,
-            is_chained: chained, padding: (0, 0), failure: petal_atomic_u32(value: 0))
+            cancellation: petal_atomic_word(value: mayPassRequests ? petal_word(PETAL_CANCELLATION_MAY_PASS) : 0),
+            slot: (0, 0), holds_step: chained, is_chained: chained,
+            may_pass: petal_atomic_u8(value: mayPassRequests ? 1 : 0), padding: 0, failure: petal_atomic_u32(value: 0))
     }
 }
 
@@ -129,6 +134,13 @@ extension FutureStorage {
     @inlinable
     final var holdsStep: UnsafeMutablePointer<Bool> {
         petal_future_header_holds_step(headerPointer)
+    }
+
+    /// Whether a future created able to pass requests on still may (see `may_pass` in
+    /// `petal_future_header.h`).
+    @inlinable
+    final var mayPassFlag: UnsafeMutablePointer<petal_atomic_u8> {
+        petal_future_header_may_pass(headerPointer)
     }
 
     /// Whether this is a chained future (set at creation, then only read).

@@ -83,8 +83,9 @@ extension FutureStorage {
         // someone used cancellation. Ordering: this load follows publish's FULL
         // compare-and-swap, and an attachment that adds an action loads the cell after its own
         // FULL push: one of the two sees the other, so an action is never left behind by both.
+        // A slot that only says requests may pass (PETAL_CANCELLATION_MAY_PASS) holds nothing.
         let attachment = petal_atomic_word_load(cancellationSlot)
-        if attachment != 0 { petal_swift_attachment_resolved(attachment) }
+        if attachment > petal_word(PETAL_CANCELLATION_MAY_PASS) { petal_swift_attachment_resolved(attachment) }
         // Nobody subscribed: the cell is RESOLVED already and there is nothing to run, but
         // perhaps threads or tasks to wake (one bit of a word in a register, set only by waits
         // that found the future pending).

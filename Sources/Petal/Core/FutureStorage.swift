@@ -59,8 +59,11 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader, Value> {
         let cell = petal_future_header_cell(header)
         // Acquire: the fulfilment that initialised the value happens before its destruction.
         let word = petal_cell_load(cell)
-        // The attachment, for the few futures that have one (one load for the rest).
-        if petal_atomic_word_load(petal_future_header_cancellation(header)) != 0 { releaseAttachment() }
+        // The attachment, for the few futures that have one (one load for the rest; a slot
+        // that only says requests may pass holds nothing).
+        if petal_atomic_word_load(petal_future_header_cancellation(header)) > petal_word(PETAL_CANCELLATION_MAY_PASS) {
+            releaseAttachment()
+        }
         guard petal_word_has_outcome(word) != 0 else { return freeUndelivered(word) }
         // The header is trivial: what the tail holds goes by hand. The error's type is
         // concrete, so releasing it needs no metadata.
