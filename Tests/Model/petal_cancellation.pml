@@ -38,6 +38,14 @@
  * answer at most; votes never above the dependents counted; at the end, with the future
  * resolved, no action is left attached (a stop holding its promise would be a cycle: a leak).
  *
+ * Two shapes of the code are these moves made at once, on a record nobody else can see before
+ * its compare-and-swap: a record installed for a dependent counts it already (installRecord's
+ * `counting:`, the install and the count in one step), and a chained future's vote on the
+ * future it depends on is its record's action zero (installRecord(voting:replacing:), the
+ * Owner's install, without a stop's cancellation: the vote always runs). A chained future's
+ * slot may start as MAY_PASS instead of 0 (it may pass requests on before it has a record):
+ * the install's compare-and-swap then replaces that, as it replaces 0 here.
+ *
  * Seeded bugs (must fail): STOP_RELEASE_STORE, PUBLISH_RELEASE_STORE (above); NO_RESOLVED_CHECK
  * (a pushed node is not followed by the resolution check); STOP_WITHOUT_WIN (the stop runs
  * whether or not the cancellation won); CLOSE_IGNORES_CLOSED (a close does not check for a
@@ -49,9 +57,10 @@
    moves (Scripts/check-model-conformance checks the order, and that no other function moves
    them).
    @driver install
-     Swift FutureStorage.installRecord(producerState:)
+     Swift FutureStorage.installRecord(producerState:counting:)
    @driver producer_stop
      Swift FutureStorage.addProducerStop(_:)
+     Swift FutureStorage.installRecord(voting:replacing:)
    @driver update_request
      Swift CancellationRecord.updateRequest(_:)
    @driver mark_propagating

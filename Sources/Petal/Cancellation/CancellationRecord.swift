@@ -51,7 +51,9 @@ final class CancellationRecord: ManagedBuffer<CancellationRecord.Words, Void> {
         /// allocation of its own.
         var producerState: petal_atomic_word
         /// Action zero: the stop of the promise whose future this is, if it registered it
-        /// before anything else made a record; taken by whoever closes the list.
+        /// before anything else made a record; or, for a chained future (which has no promise),
+        /// its vote on the future it depends on, if it was linked before anything else made a
+        /// record. Taken by whoever closes the list.
         var producerStop: Action?
     }
 

@@ -33,18 +33,28 @@ extension FutureStorage {
     /// A future made able to pass requests on (`PETAL_CANCELLATION_MAY_PASS`) gets a record
     /// that propagates if it still may (see ``propagatesRequests``).
     final func installRecord(producerState: petal_word = 0) -> Unmanaged<CancellationRecord> {
+        installRecord(producerState: producerState, counting: 0).record
+    }
+
+    /// ``installRecord(producerState:)``, for a caller that counts a dependent: a record made
+    /// here starts with `dependents` counted, saving the caller's compare-and-swap of the request
+    /// word (`counted` is then `true`).
+    private func installRecord(
+        producerState: petal_word = 0, counting dependents: petal_word
+    ) -> (record: Unmanaged<CancellationRecord>, counted: Bool) {
         var seen = petal_atomic_word_load(cancellationSlot)
-        if let record = Self.record(in: seen) { return record }
+        if let record = Self.record(in: seen) { return (record, false) }
         CancellationRecord.checkLayout()
-        let request = seen == Self.mayPassSlot && mayStillPass ? CancellationRecord.propagates : 0
-        let record = Unmanaged.passRetained(CancellationRecord.make(request: request, producerState: producerState))
+        let propagates = seen == Self.mayPassSlot && mayStillPass ? CancellationRecord.propagates : 0
+        let record = Unmanaged.passRetained(
+            CancellationRecord.make(request: propagates | dependents, producerState: producerState))
         // FULL: publishes the record's initialised words to every later reader of the slot. The
         // slot only ever moves from 0 or MAY_PASS to a record, so a lost exchange found one.
         if petal_atomic_word_exchange(cancellationSlot, &seen, petal_word(UInt(bitPattern: record.toOpaque()))) != 0 {
-            return record  // the slot owns the +1 until the future's deinit
+            return (record, dependents != 0)  // the slot owns the +1 until the future's deinit
         }
         record.release()
-        return installedRecord.unsafelyUnwrapped
+        return (installedRecord.unsafelyUnwrapped, false)
     }
 
     /// Whether a future made able to pass requests on still may: its step has not yet found
@@ -111,7 +121,9 @@ extension FutureStorage {
     @usableFromInline
     @discardableResult
     final func addDependent() -> Bool {
-        installRecord()._withUnsafeGuaranteedRef { $0.updateRequest(CancellationRecord.addingDependent) } != nil
+        let (record, counted) = installRecord(counting: 1)
+        return counted
+            || record._withUnsafeGuaranteedRef { $0.updateRequest(CancellationRecord.addingDependent) } != nil
     }
 
     /// Links `downstream`, just created by chaining onto this future, if requests can travel
@@ -126,11 +138,49 @@ extension FutureStorage {
     /// a dependent here, propagates itself, and a request that reaches it votes here.
     @inlinable
     final func linkDependent<Downstream>(_ downstream: FutureStorage<Downstream>) {
-        downstream.markPropagating()
-        guard addDependent() else { return }
-        // The action holds this future until the downstream resolves or is freed: only chains
+        guard addDependent() else { return downstream.markPropagating() }
+        // The vote holds this future until the downstream resolves or is freed: only chains
         // whose producer can be asked pay for it.
-        downstream.addCancellationAction(UpstreamVote(on: self))
+        downstream.addUpstreamVote(on: self)
+    }
+
+    /// Registers the vote of this future, a dependent just counted by `upstream`, on
+    /// `upstream`, and makes this future propagate. A chained future with no record yet (one
+    /// just chained, or a step's that may pass requests on) gets one made with the vote as its
+    /// action zero, which a chained future has no other use for: one allocation, no node.
+    /// Otherwise the vote is a node.
+    @inlinable
+    final func addUpstreamVote<Upstream>(on upstream: FutureStorage<Upstream>) {
+        var seen = petal_atomic_word_load(cancellationSlot)
+        if seen <= Self.mayPassSlot, isChained {
+            // The future is only ever reached through the vote, which a request or the
+            // resolution takes once: unchecked, as UpstreamVote's reference is. Capturing one
+            // reference, the closure needs no context of its own.
+            nonisolated(unsafe) let target = upstream
+            if installRecord(voting: { target.receiveVote() }, replacing: &seen) { return }
+        }
+        markPropagating()
+        addCancellationAction(UpstreamVote(on: upstream))
+    }
+
+    /// Installs a propagating record whose action zero is `vote` in the slot of this chained
+    /// future, which held `seen` (0 or MAY_PASS); `false`, with nothing installed, if another
+    /// thread installed a record first.
+    @usableFromInline
+    final func installRecord(voting vote: @escaping CancellationRecord.Action, replacing seen: inout petal_word) -> Bool
+    {
+        CancellationRecord.checkLayout()
+        let record = Unmanaged.passRetained(
+            CancellationRecord.make(request: CancellationRecord.propagates, producerStop: vote))
+        // FULL: publishes the record, its vote included; then the cell is loaded, as for a
+        // promise's stop (addProducerStop): a resolution that published before this install
+        // did not see the record, so the vote is let go here.
+        if petal_atomic_word_exchange(cancellationSlot, &seen, petal_word(UInt(bitPattern: record.toOpaque()))) != 0 {
+            if isResolved { record._withUnsafeGuaranteedRef { $0.releaseActions() } }
+            return true
+        }
+        record.release()
+        return false
     }
 
     /// Makes this future, the own future of a combinator or a timeout, a counted dependent of
@@ -202,6 +252,7 @@ extension FutureStorage {
     }
 
     /// One counted dependent asks: the future is asked once every counted dependent has.
+    @usableFromInline
     final func receiveVote() {
         guard !isResolved, let record = installedRecord else { return }
         let written = record._withUnsafeGuaranteedRef { $0.updateRequest(CancellationRecord.voting) }
@@ -233,10 +284,11 @@ extension FutureStorage {
 
     /// Runs what a close for a request took: action zero first (the promise's stop: this
     /// future is cancelled, as `ProducerStop` does, then the stop runs, only if that
-    /// cancellation won), then the nodes, oldest first.
+    /// cancellation won; a chained future's vote upstream, which always runs), then the nodes,
+    /// oldest first.
     private func runActions(_ closed: (head: petal_word, producerStop: CancellationRecord.Action?)) {
         let actions = CancellationActions(takingNewestFirst: closed.head)
-        if let stop = closed.producerStop, stopsProducer() { stop() }
+        if let zero = closed.producerStop, isChained || stopsProducer() { zero() }
         actions.run()
     }
 

@@ -167,12 +167,11 @@ extension FutureStorage {
         // there or will be cast by the link (an action pushed after a request's close runs at
         // once). A request that comes before the mark cancels this future, and still reaches
         // `source` by the same vote: the work the step started is asked either way.
-        markPropagating()
         guard source.addDependent() else {
             petal_atomic_u8_store_relaxed(mayPassFlag, 0)
             return
         }
-        addCancellationAction(UpstreamVote(on: source))
+        addUpstreamVote(on: source)
         markPassing()
     }
 }
