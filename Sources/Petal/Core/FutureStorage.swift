@@ -145,6 +145,21 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader, Value> {
         return outcome(kind: OutcomeKind(publishedIn: cell))
     }
 
+    /// The outcome as it stands, for a description: `nil` while pending (including while a
+    /// resolver is writing it). One acquire load of the word; the value or the error is read
+    /// only when that load saw an outcome, and the error is read without marking the failure
+    /// observed (``observedError``), so that describing a future in a log or a debugger changes
+    /// nothing about it. Out of line: descriptions are never on a hot path.
+    final func snapshot() -> Outcome<Value>? {
+        let word = petal_cell_load(cell)
+        guard petal_word_has_outcome(word) != 0 else { return nil }
+        switch OutcomeKind(publishedIn: cell) {
+        case .fulfilled: return .fulfilled(value)
+        case .rejected: return .rejected(error.pointee.unsafelyUnwrapped)
+        case .cancelled: return .cancelled(indirectError: error.pointee)
+        }
+    }
+
     /// Whether callbacks wait on this unresolved future (for tests: it says whether a
     /// combinator subscribed to an input).
     final var hasWaiters: Bool {
