@@ -4,7 +4,7 @@
 /// let promise = Promise<Int>()
 /// promise.reject(with: Boom())
 /// print(promise)                   // Promise<Int>(rejected: Boom())
-/// debugPrint(promise)              // Petal.Promise<Swift.Int>(rejected: Boom(); created at App/Fetch.swift:12)
+/// debugPrint(promise)              // Petal.Promise<Swift.Int>(rejected: App.Boom(); created at App/Fetch.swift:12)
 /// ```
 ///
 /// As a future's (see ``Future``), every description is a snapshot: one acquire load of the
