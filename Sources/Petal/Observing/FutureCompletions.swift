@@ -26,8 +26,15 @@ extension Future where Value: Sendable {
     /// }   // leaving the loop asks the other replicas' work to stop
     /// ```
     ///
-    /// - Each input's completion comes once, in the order the inputs resolved (those resolved
-    ///   already first, in the collection's order); the sequence ends after the last.
+    /// - Each input's completion comes once; the sequence ends after the last. The order:
+    ///   making the iterator subscribes to the inputs one by one, in the collection's order, and
+    ///   completions come in the order their callbacks run. So every input that resolves after
+    ///   the iterator was made comes in the order it resolved (the order of its resolving
+    ///   thread's callback), after every input that resolved before; inputs resolved before the
+    ///   iterator was made come first, in the collection's order. An input that resolves while
+    ///   the iterator is being made comes in its resolution order if the iterator had subscribed
+    ///   to it, and in the collection's order if not: the time of a resolution nobody subscribed
+    ///   to is not recorded anywhere, so it cannot be placed.
     /// - Giving up on the rest: when the loop is left early (its iterator dropped), or the
     ///   iterating task is cancelled, the sequence votes on every input still pending, as a
     ///   chained future's consumer does (see <doc:Cancellation>): the work of an input that

@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 
 @testable import Petal
@@ -23,6 +24,16 @@ private struct Producers: Sendable {
 
     var futures: [Future<Int>] { promises.map(\.future) }
     var stopCounts: [Int] { stops.map(\.value) }
+}
+
+/// Set once the iterator was made: a resolver that reads it set began its resolution after.
+private final class MadeFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+
+    /// Releasing: the iterator's subscriptions happen before a reader that sees the flag.
+    func set() { flag.store(true, ordering: .releasing) }
+
+    var isSet: Bool { flag.load(ordering: .acquiring) }
 }
 
 @Suite("Observing: completions in the order they come")
@@ -141,6 +152,52 @@ struct CompletionsTests {
             #expect(indices.sorted() == Array(0..<inputs), "round \(round)")
             #expect(producers.stopCounts.allSatisfy { $0 == 0 })
         }
+    }
+
+    @Test(
+        "while the iterator is made, one thread resolves the inputs in a shuffled order: those resolved after it was made come in that order, after all the others"
+    )
+    func orderAgainstTheIteratorsMaking() async {
+        let racer = Racer()
+        defer { racer.stop() }
+        let rounds = raceScaled(2_000)
+        let inputs = 32
+        var misordered = 0
+        var roundsWithBoth = 0
+        for round in 0..<rounds {
+            var generator = SeededGenerator(seed: UInt64(round))
+            let order = Array(0..<inputs).shuffled(using: &generator)
+            let producers = Producers(inputs, askable: false)
+            let futures = producers.futures
+            let made = MadeFlag()
+            // The resolutions that began after the iterator was made, in the order made.
+            let after = Recorder<Int>()
+            var iterator_: FutureCompletions<Int>.Iterator?
+            racer.round(
+                round,
+                {
+                    iterator_ = Future.completions(of: futures).makeAsyncIterator()
+                    made.set()
+                },
+                {
+                    for index in order {
+                        let isAfter = made.isSet
+                        producers.promises[index].fulfil(with: index)
+                        if isAfter { after.record(index) }
+                    }
+                })
+            guard var iterator = iterator_ else { return }
+            var seen: [Int] = []
+            while let completion = await iterator.next() { seen.append(completion.index) }
+            #expect(seen.sorted() == Array(0..<inputs))
+            let late = after.events
+            if !late.isEmpty && late.count < inputs { roundsWithBoth += 1 }
+            // Every input resolved after the iterator was made comes in its resolution order,
+            // after every input resolved before (which may come in the collection's order).
+            if Array(seen.suffix(late.count)) != late { misordered += 1 }
+        }
+        #expect(misordered == 0)
+        #expect(roundsWithBoth > 0)
     }
 
     @Test("leaving early while other threads resolve: every input asked or resolved, none asked twice")
