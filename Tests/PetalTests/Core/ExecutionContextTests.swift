@@ -24,6 +24,16 @@ final class ManualContext: ExecutionContext, @unchecked Sendable {
         work.forEach { $0() }
         return work.count
     }
+
+    /// Releases everything queued so far without running it, as a context that shuts down does.
+    func dropAll() {
+        // Taken out under the lock, released after it: what a drop sets off may queue more.
+        var work = lock.withLock {
+            defer { queue.removeAll() }
+            return queue
+        }
+        work.removeAll()
+    }
 }
 
 /// The calling thread's identity.
