@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Hedging: send another copy of a call that is slow to answer, take the first answer, and ask
 /// the other copies to stop.
 extension Future {
@@ -32,19 +24,25 @@ extension Future {
     ///   copy's error when `policy` declines it, when `body` throws an error `policy` declines,
     ///   or when every copy was rejected and no more may start (the last error); cancelled, with
     ///   its indirect error, when a copy is cancelled (a cancellation is not a failure to hedge).
-    /// - The losers: once the future is decided, every copy still pending whose producer can be
-    ///   asked (a job's future, a promise with a cancellation handler, a chain onto one) gets a
-    ///   cancellation vote, exactly once, so its work stops unless another consumer still wants
-    ///   it; the timer of the next copy is taken out.
+    /// - The losers are asked first: once the call is decided, every copy still pending whose
+    ///   producer can be asked (a job's future, a promise with a cancellation handler, a chain
+    ///   onto one) gets a cancellation vote, exactly once, so its work stops unless another
+    ///   consumer still wants it; the timer of the next copy is taken out. The votes are cast
+    ///   before the returned future resolves, so its observers find the losers already asked,
+    ///   as a combinator's and a timeout's do. A copy whose `body` was still running when the
+    ///   call was decided (on another thread, or the `body` that decided it) is asked as soon as
+    ///   that `body` returns, and the returned future resolves after it, on that thread.
     /// - A cancellation request on the returned future stops hedging as it stops retrying: no
-    ///   copy starts once the request returns, every pending copy gets its vote, and the returned
-    ///   future is cancelled. A request that arrives while another thread runs `body` waits for
-    ///   `body` to return: keep `body` to starting the work.
+    ///   copy starts once the request returns, every pending copy gets its vote, and then the
+    ///   returned future is cancelled. A request does not wait for a `body` that is running:
+    ///   the future is cancelled when that `body` returns, once its copy is asked. Keep `body`
+    ///   to starting the work.
     /// - Any policy is accepted: a value out of its range (`copies` below 1 or above
     ///   ``HedgingPolicy/maximumCopies``, a negative `delay`) is read as ``HedgingPolicy``
     ///   documents and reported here, once per call, as an ``PetalDiagnostic/Kind/adjustedArgument``.
-    /// - Cost: a call fulfilled before its delay pays for the returned future, one loop object,
-    ///   the timer's entry (scheduled and taken out) and the budget's lock, if any.
+    /// - Cost: a call fulfilled before its delay pays for the returned future, one loop object
+    ///   (which also keeps the copy to ask: nothing more is allocated for it), the timer's entry
+    ///   (scheduled and taken out) and the budget's lock, if any.
     ///
     /// - Parameters:
     ///   - policy: How many copies, the delay between them, which rejections start the next at
@@ -62,22 +60,31 @@ extension Future {
         let body = CallbackContext.isEnabled ? CallbackContext.carrying(body) : body
         let loop = HedgeLoop(result: result, policy: policy, context: context, clock: clock, body: body)
         result.markPropagating()
-        // The loop's own answer first: once the list is closed (a request, or the loop's own
-        // decision), no copy starts and the timer is taken out; then the copies' votes run.
+        // The answer to a request: the loop votes on the copies itself, then cancels the result.
+        // Votes registered as actions of the result would run after this one, once the result
+        // was cancelled and its observers had run.
         result.addCancellationAction { loop.stop() }
         loop.begin()
         return Future(storage: result)
     }
 }
 
-/// The state of one `hedging` call: how many copies started and are pending, the next copy's
-/// timer, and whether the call is over.
+/// The state of one `hedging` call: how many copies started and are pending, the copies to ask
+/// when the call is over, the next copy's timer, and whether the call is over.
 ///
 /// Why it exists: copies start from the timer thread, from callbacks on other threads and from
-/// the caller, and the first fulfilment or a request must reach every one of them.
+/// the caller, and the first fulfilment or a request must reach every one of them before the
+/// call's own future resolves.
+///
+/// The order, all under this object's lock: a body begins only while the call is not over, and
+/// is counted in `starting` until its copy is linked. The thread that ends the call takes every
+/// linked copy and votes on each; if bodies are still starting, the last of them to return
+/// votes on its copy and then resolves the result. So no copy that began is asked after the
+/// result resolves, and nobody waits for a body.
 final class HedgeLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
-    // @unchecked: `result` is resolved only through its claim; the variables only under this
-    // object's stripe of `StripedLock`; everything else is immutable.
+    // @unchecked: `result` is resolved once, by whoever takes the end (`conclude` or the last
+    // `leave`); the variables only under this object's stripe of `StripedLock`; everything
+    // else is immutable.
     private let result: FutureStorage<Value>
     private let copies: Int
     private let delay: Duration
@@ -87,21 +94,47 @@ final class HedgeLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
     private let clock: DeadlineClock
     private let body: @Sendable () throws -> Future<Value>
     /// Copies begun or about to begin (counted when decided, so that the timer and a rejection
-    /// never start the same copy twice).
-    private var started = 0
+    /// never start the same copy twice). The first copy is decided by the call itself.
+    private var started = 1
     /// Copies counted in `started` that have not failed yet: pending, or about to begin. The
     /// call is rejected when the last of them fails.
-    private var live = 0
+    private var live = 1
     /// The error of the last copy rejected, for when no copy is left.
     private var lastError: (any Error)?
     /// The timer of the next copy.
     private var wait: DeadlineEntry?
-    /// Whether the call is over: decided by a copy, or asked to stop.
+    /// Whether the call is over: decided by a copy, or asked to stop. No body begins after.
     private var over = false
-    /// Whether a copy decided the call (then the request's answer must not cancel the result).
-    private var decided = false
-    /// The thread running `body` for a copy that has begun, until `body` returns.
-    private var starter: pthread_t?
+    /// Threads that hold the result back: bodies that began and have not linked their copies,
+    /// and, while they are, the thread that ended the call, until its votes are cast.
+    private var starting = 0
+    /// The end of a call that was over while bodies were starting, for the last thread to
+    /// leave (see `conclude`).
+    private var pendingEnd: End?
+    /// The first copy counted as a dependent and not voted on yet (always a
+    /// `FutureStorage<Value>`): a slot of its own, so that a call answered by its first copy
+    /// allocates nothing to ask its copies. `AnyObject`, so that taking it out is a move without
+    /// a metadata look-up (see `End`).
+    private var firstLinked: AnyObject?
+    /// The other copies counted as dependents and not voted on yet; `nil` until there is one.
+    private var laterLinked: [FutureStorage<Value>]?
+
+    /// How a call that ended while bodies were starting resolves.
+    ///
+    /// Only stored, never returned from `withLock` or passed to a generic function: this code
+    /// is not specialised for the caller's types, and such a use of a type that names `Value`
+    /// looks its metadata up at run time, each time (callgrind: +2,400 instructions and +10
+    /// atomics a hedged call when the usual path returned an enum and a struct so; +1,900 and
+    /// +4 for `Optional.take()` on `FutureStorage<Value>?`).
+    private struct End {
+        /// How the result resolves: fulfilled (only as `source` is), rejected or cancelled.
+        var kind: OutcomeKind
+        /// The copy whose outcome the result takes, or `nil` for a failure of the loop's own:
+        /// a declined or last rejection, a request, a copy its context dropped.
+        var source: FutureStorage<Value>?
+        /// The failure's error, without a `source`.
+        var error: (any Error)?
+    }
 
     init(
         result: FutureStorage<Value>, policy: HedgingPolicy, context: Context, clock: DeadlineClock,
@@ -121,18 +154,8 @@ final class HedgeLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
         try StripedLock.withLock(for: self, body)
     }
 
-    /// Whether another thread than this one is running `body`; call with the lock held.
-    private var isStartingElsewhere: Bool {
-        guard let starter else { return false }
-        return pthread_equal(starter, pthread_self()) == 0
-    }
-
     /// Starts the first copy.
     func begin() {
-        withLock {
-            started = 1
-            live = 1
-        }
         startCopy(1)
     }
 
@@ -143,7 +166,7 @@ final class HedgeLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
         } else {
             context.execute(
                 { self.run(number) },
-                ifDropped: { self.decide(.cancelled(indirectError: DroppedWorkError(droppedBy: Context.self))) })
+                ifDropped: { self.conclude(.cancelled, error: DroppedWorkError(droppedBy: Context.self)) })
         }
     }
 
@@ -153,7 +176,7 @@ final class HedgeLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
                 live -= 1
                 return false
             }
-            starter = pthread_self()
+            starting += 1
             return true
         }
         guard begins else { return }
@@ -161,21 +184,18 @@ final class HedgeLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
         do {
             copy = try body()
         } catch {
-            withLock { starter = nil }
+            guard finishStarting(nil) else { return }
             return copyFailed(error)
         }
-        withLock { starter = nil }
-        // Counted on the copy and voted on when the call is over: at once if it is over already
-        // (the action list is closed then), else by whoever closes it.
-        copy.storage.linkIfPropagating(result)
+        guard finishStarting(copy.storage) else { return }
         let source = UncheckedSendableBox(copy.storage)
         copy.storage.subscribe(
             .resolved { outcome in
                 switch outcome {
                 case .fulfilled:
-                    self.decide(copying: source.value, kind: .fulfilled)
+                    self.conclude(.fulfilled, copying: source.value)
                 case .cancelled:
-                    self.decide(copying: source.value, kind: .cancelled)
+                    self.conclude(.cancelled, copying: source.value)
                 case .rejected(let error):
                     self.copyFailed(error)
                 }
@@ -183,6 +203,46 @@ final class HedgeLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
         // After the subscription: a copy that was already fulfilled has decided the call, and
         // needs no timer.
         if number < copies { scheduleNextCopy() }
+    }
+
+    /// The body of a copy that began has returned `copy` (`nil`: it threw). The copy counts the
+    /// call as a dependent if it can be asked; it is kept for the call's vote, or, if the call
+    /// is over, voted on now, before this thread leaves and so before the result resolves.
+    /// Returns whether the call goes on.
+    private func finishStarting(_ copy: FutureStorage<Value>?) -> Bool {
+        // Counted outside the lock: a compare-and-swap on the copy's own record.
+        var linked: FutureStorage<Value>?
+        if let copy, copy.propagatesRequests, copy.addDependent() { linked = copy }
+        let goesOn = withLock { () -> Bool in
+            guard !over else { return false }
+            if let linked {
+                if firstLinked == nil {
+                    firstLinked = linked
+                } else if laterLinked == nil {
+                    laterLinked = [linked]
+                } else {
+                    laterLinked?.append(linked)
+                }
+            }
+            starting -= 1
+            return true
+        }
+        if goesOn { return true }
+        linked?.receiveVote()
+        leave()
+        return false
+    }
+
+    /// A thread that held the result back is done; the last one resolves it with the end.
+    private func leave() {
+        var end: End?
+        withLock {
+            starting -= 1
+            guard starting == 0 else { return }
+            end = pendingEnd
+            pendingEnd = nil
+        }
+        if let end { resolve(end.kind, copying: end.source, error: end.error) }
     }
 
     /// The timer of the next copy; nothing if the call is over or every copy has started.
@@ -225,7 +285,7 @@ final class HedgeLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
     /// the error and copies and budget remain; the call rejected if the policy declines it, or
     /// with the last error once no copy is left.
     private func copyFailed(_ error: any Error) {
-        guard isRetryable(error) else { return decide(.rejected(error)) }
+        guard isRetryable(error) else { return conclude(.rejected, error: error) }
         // Counted before the budget is asked, so that the timer cannot start the same copy.
         let next = withLock { () -> (number: Int?, last: Bool) in
             lastError = error
@@ -237,7 +297,7 @@ final class HedgeLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
             return (started, false)
         }
         guard let number = next.number else {
-            if next.last { decide(.rejected(error)) }
+            if next.last { conclude(.rejected, error: error) }
             return
         }
         guard budget?.withdraw() ?? true else { return refused() }
@@ -259,50 +319,53 @@ final class HedgeLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
             live -= 1
             return live == 0 && !over ? self.lastError : nil
         }
-        if let lastError { decide(.rejected(lastError)) }
+        if let lastError { conclude(.rejected, error: lastError) }
     }
 
-    /// Ends the call with `outcome` (a failure), unless it is over.
-    private func decide(_ outcome: Outcome<Never>) {
-        guard claimDecision() else { return }
-        switch outcome {
-        case .rejected(let error): result.fail(.rejected, error: error)
-        case .cancelled(let indirectError): result.fail(.cancelled, error: indirectError)
-        }
-    }
-
-    /// Ends the call with the outcome of the copy `source`, unless it is over.
-    private func decide(copying source: FutureStorage<Value>, kind: OutcomeKind) {
-        guard claimDecision() else { return }
-        result.resolve(copying: source, kind: kind)
-    }
-
-    /// Whether this thread decides the call; if so, the other copies have been given up on
-    /// (their votes cast, the timer out) before it returns, and so before the result resolves.
-    private func claimDecision() -> Bool {
-        let claimed = withLock { () -> Bool in
-            guard !over else { return false }
+    /// Ends the call, unless it is over, as `source` did (fulfilled or cancelled) or with
+    /// `kind` and `error`: no copy begins after this, the next copy's timer is taken out, and
+    /// every linked copy gets its vote, on this thread, before the result resolves: here, or, if
+    /// bodies are still starting, when the last of them has voted on its own copy.
+    private func conclude(_ kind: OutcomeKind, copying source: FutureStorage<Value>? = nil, error: (any Error)? = nil) {
+        // Taken into locals rather than returned: see `End`.
+        var first: AnyObject?
+        var later: [FutureStorage<Value>]?
+        var timer: DeadlineEntry?
+        let deferred = withLock { () -> Bool? in
+            guard !over else { return nil }
             over = true
-            decided = true
+            first = firstLinked.take()
+            later = laterLinked
+            laterLinked = nil
+            timer = wait.take()
+            guard starting > 0 else { return false }
+            pendingEnd = End(kind: kind, source: source, error: error)
+            starting += 1  // this thread, until its votes are cast
             return true
         }
-        if claimed { result.giveUpUpstream() }
-        return claimed
+        guard let deferred else { return }
+        if let timer { _ = clock.scheduler.cancel(timer) }
+        // Votes on copies that resolved already (the winner among them) change nothing.
+        if let first { unsafeDowncast(first, to: FutureStorage<Value>.self).receiveVote() }
+        if let later {
+            for copy in later { copy.receiveVote() }
+        }
+        if deferred { leave() } else { resolve(kind, copying: source, error: error) }
     }
 
-    /// The action list of the result was closed: by a request (the call is cancelled) or by
-    /// the loop's own decision. No copy starts after this returns; the timer is taken out.
+    /// Resolves the result: once, by the thread that ended the call or the last body to return
+    /// after it.
+    private func resolve(_ kind: OutcomeKind, copying source: FutureStorage<Value>?, error: (any Error)?) {
+        if let source {
+            result.resolve(copying: source, kind: kind)
+        } else {
+            result.fail(kind, error: error)
+        }
+    }
+
+    /// A request reached the result: the call is cancelled, after every pending copy is asked
+    /// (see `conclude`). Returns without waiting for a body that runs meanwhile.
     func stop() {
-        var state = withLock { () -> (wait: DeadlineEntry?, starting: Bool, decided: Bool) in
-            over = true
-            defer { wait = nil }
-            return (wait, isStartingElsewhere, decided)
-        }
-        while state.starting {
-            sched_yield()  // a hand-over of the core for as long as `body` runs, not a timed wait
-            state.starting = withLock { isStartingElsewhere }
-        }
-        if let wait = state.wait { _ = clock.scheduler.cancel(wait) }
-        if !state.decided { result.fail(.cancelled, error: nil) }
+        conclude(.cancelled)
     }
 }

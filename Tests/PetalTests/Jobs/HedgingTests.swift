@@ -3,7 +3,7 @@ import Petal
 import Testing
 
 /// The copies one hedged call started: each a promise whose stop is counted.
-private final class Copies: @unchecked Sendable {
+final class Copies: @unchecked Sendable {
     // @unchecked: `promises` is reached under `lock`.
     private let lock = NSLock()
     private var promises: [Promise<Int>] = []
