@@ -37,6 +37,10 @@ extension Future {
     ///   returned future is cancelled. A request does not wait for a `body` that is running:
     ///   the future is cancelled when that `body` returns, once its copy is asked. Keep `body`
     ///   to starting the work.
+    /// - The budget counts what was sent: `policy.budget` lets each copy after the first
+    ///   through when it is decided, and a copy that never starts (the call was decided while
+    ///   it waited for `context`, or `context` dropped it) gives its token back, so
+    ///   ``HedgingBudget/extraCopiesSent`` counts the extra copies whose `body` ran.
     /// - Any policy is accepted: a value out of its range (`copies` below 1 or above
     ///   ``HedgingPolicy/maximumCopies``, a negative `delay`) is read as ``HedgingPolicy``
     ///   documents and reported here, once per call, as an ``PetalDiagnostic/Kind/adjustedArgument``.
@@ -166,7 +170,10 @@ final class HedgeLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
         } else {
             context.execute(
                 { self.run(number) },
-                ifDropped: { self.conclude(.cancelled, error: DroppedWorkError(droppedBy: Context.self)) })
+                ifDropped: {
+                    self.notStarted(number)
+                    self.conclude(.cancelled, error: DroppedWorkError(droppedBy: Context.self))
+                })
         }
     }
 
@@ -179,7 +186,7 @@ final class HedgeLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
             starting += 1
             return true
         }
-        guard begins else { return }
+        guard begins else { return notStarted(number) }
         let copy: Future<Value>
         do {
             copy = try body()
@@ -203,6 +210,12 @@ final class HedgeLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
         // After the subscription: a copy that was already fulfilled has decided the call, and
         // needs no timer.
         if number < copies { scheduleNextCopy() }
+    }
+
+    /// A copy counted in `started` never began (the call was over when its turn came, or its
+    /// context dropped it): nothing was sent, so an extra copy gives its token back.
+    private func notStarted(_ number: Int) {
+        if number > 1 { budget?.giveBack() }
     }
 
     /// The body of a copy that began has returned `copy` (`nil`: it threw). The copy counts the

@@ -5,8 +5,9 @@
 /// twice, doubling the load on the backend that is already struggling. A budget lets through
 /// only as many extra copies as the share allows; past it, a call waits for the copies it has.
 /// This is a token bucket, as gRPC's retry throttling and Finagle's retry budget are: each
-/// hedged call deposits `share` of a token, up to `burst` tokens; each extra copy spends one.
-/// The bucket starts full.
+/// hedged call deposits `share` of a token, up to `burst` tokens; each extra copy spends one,
+/// and gives it back if it never starts (its call was decided while it waited for its execution
+/// context), so that the budget counts and bounds the copies sent. The bucket starts full.
 ///
 /// One lock, held for a few instructions per call: a budget is one per backend, not per call.
 public final class HedgingBudget: Sendable {
@@ -20,6 +21,7 @@ public final class HedgingBudget: Sendable {
         var tokens: Double
         var spent = 0
         var refused = 0
+        var givenBack = 0
     }
 
     /// A budget of `share` extra copies per call in the long run, and up to `burst` at once.
@@ -43,7 +45,10 @@ public final class HedgingBudget: Sendable {
         state = PosixLock(State(tokens: Double(self.burst)))
     }
 
-    /// Extra copies the budget let through so far.
+    /// Extra copies the budget let through and that started: a copy let through counts from
+    /// then, and if its call is decided before the copy's context runs it (or the context drops
+    /// it), the copy never starts and its token comes back. So once the calls have settled, this
+    /// is exactly the number of extra copies whose `body` ran.
     public var extraCopiesSent: Int {
         state.withLock { $0.spent }
     }
@@ -53,9 +58,25 @@ public final class HedgingBudget: Sendable {
         state.withLock { $0.refused }
     }
 
+    /// Extra copies let through that never started and gave their tokens back (for the tests:
+    /// they show that the race between a decision and a waiting copy was run).
+    var extraCopiesGivenBack: Int {
+        state.withLock { $0.givenBack }
+    }
+
     /// A hedged call begins: its share of a token, up to the burst.
     func deposit() {
         state.withLock { $0.tokens = Swift.min($0.tokens + share, Double(burst)) }
+    }
+
+    /// An extra copy let through never started: its token comes back (up to the burst), and it
+    /// is not counted as sent.
+    func giveBack() {
+        state.withLock {
+            $0.tokens = Swift.min($0.tokens + 1, Double(burst))
+            $0.spent -= 1
+            $0.givenBack += 1
+        }
     }
 
     /// Whether one more extra copy may be sent; spends a token if so.

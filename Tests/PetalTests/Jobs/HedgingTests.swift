@@ -220,6 +220,51 @@ struct HedgingTests {
         for copies in all { copies.cancelPending() }
     }
 
+    @Test("an extra copy whose call was decided before it started gives its token back and is not counted as sent")
+    func budgetTakesBackUnstartedCopy() {
+        let budget = HedgingBudget(share: 0, burst: 1)
+        let context = ManualContext()
+        let policy = HedgingPolicy(copies: 2, delay: .zero, budget: budget)
+        let copies = Copies()
+        let future = Future.hedging(policy, on: context) { copies.start() }
+        context.runAll()  // the first copy; its run lets the second through and hands it on
+        #expect(budget.extraCopiesSent == 1)
+        _ = copies[0].fulfil(with: 1)
+        context.runAll()  // the second copy's turn: the call is over, so it never starts
+        #expect(copies.count == 1)
+        #expect(budget.extraCopiesSent == 0)
+        #expect(describe(future.peek()) == "fulfilled(1)")
+        // The token is back: the next call's extra copy is let through, and counted when it runs.
+        let next = Copies()
+        _ = Future.hedging(policy, on: context) { next.start() }
+        context.runAll()
+        context.runAll()
+        #expect(next.count == 2)
+        #expect(budget.extraCopiesSent == 1)
+        #expect(budget.extraCopiesRefused == 0)
+        next.cancelPending()
+    }
+
+    @Test("an extra copy its context drops gives its token back; the call is cancelled with the drop")
+    func budgetTakesBackDroppedCopy() {
+        let budget = HedgingBudget(share: 0, burst: 1)
+        let context = ManualContext()
+        let copies = Copies()
+        let future = Future.hedging(HedgingPolicy(copies: 2, delay: .zero, budget: budget), on: context) {
+            copies.start()
+        }
+        context.runAll()
+        #expect(budget.extraCopiesSent == 1)
+        context.dropAll()
+        #expect(budget.extraCopiesSent == 0)
+        guard case .cancelled(let error)? = future.peek() else {
+            Issue.record("not cancelled: \(describe(future.peek()))")
+            return
+        }
+        #expect(error is DroppedWorkError)
+        #expect(copies.stops == [1])
+    }
+
     @Test("a rejection refused an extra copy by the budget ends the call when it was the last copy")
     func budgetRefusesRetry() {
         let budget = HedgingBudget(share: 0, burst: 0)
