@@ -239,30 +239,31 @@ struct StepRequestTests {
 
     @Test("Deferred: andThen forwards cancellation to the subsequent task")
     func deferredAndThenForwardsCancellation() {
-        let executor = DispatchQueue(label: "custom executor")
-        let began = DispatchSemaphore(value: 0)
-        let cancelled = DispatchSemaphore(value: 0)
-        let kept = Recorder<Promise<String>>()  // a task that never finishes: its promise lives on
-        let task = Future.fulfilled(with: 42).then(on: executor) { _ -> Future<String> in
-            began.signal()
-            let never = Promise<String>()
-            kept.record(never)
-            never.cancelWhenRequested { cancelled.signal() }
-            return never.future
-        }
-        began.wait()
-        task.requestCancellation()
-        #expect(cancelled.wait(timeout: .now() + 30) == .success)
-        executor.sync {}
+        #expect(
+            forwardsCancellation { executor, subsequentTask in
+                Future.fulfilled(with: 42).then(on: executor) { _ in subsequentTask() }
+            })
     }
 
     @Test("Deferred: fallback forwards cancellation to the subsequent task")
     func deferredFallbackForwardsCancellation() {
-        let executor = DispatchQueue(label: "custom queue")
+        #expect(
+            forwardsCancellation { executor, subsequentTask in
+                Future<Int>.rejected(with: TestError(1)).recover(on: executor) { _ in subsequentTask() }
+            })
+    }
+
+    /// Whether a request on the future `step` makes, once its closure has begun, reaches the
+    /// task that closure returns: a task that never finishes (its promise lives on), whose
+    /// cancellation is awaited.
+    private func forwardsCancellation(
+        _ step: (DispatchQueue, @escaping @Sendable () -> Future<Int>) -> Future<Int>
+    ) -> Bool {
+        let executor = DispatchQueue(label: "custom executor")
         let began = DispatchSemaphore(value: 0)
         let cancelled = DispatchSemaphore(value: 0)
-        let kept = Recorder<Promise<Int>>()  // a task that never finishes: its promise lives on
-        let task = Future<Int>.rejected(with: TestError(1)).recover(on: executor) { _ -> Future<Int> in
+        let kept = Recorder<Promise<Int>>()
+        let task = step(executor) {
             began.signal()
             let never = Promise<Int>()
             kept.record(never)
@@ -271,7 +272,7 @@ struct StepRequestTests {
         }
         began.wait()
         task.requestCancellation()
-        #expect(cancelled.wait(timeout: .now() + 30) == .success)
-        executor.sync {}
+        defer { executor.sync {} }
+        return cancelled.wait(timeout: .now() + 30) == .success
     }
 }
