@@ -26,6 +26,13 @@ public final class HedgingBudget: Sendable {
 
     /// A budget of `share` extra copies per call in the long run, and up to `burst` at once.
     ///
+    /// Choosing `burst`: a slow moment of the backend makes every call in flight outlive its
+    /// delay together, so the burst should cover the calls of the requests in flight then: about
+    /// two requests' worth of the calls one request makes (64 for a fan-out of 32 calls, as the
+    /// example service and the service guide use; the default, 10, suits a request of a few
+    /// calls). Too small, and the calls of one slow moment find the bucket empty and wait for
+    /// their deadline, which is the tail hedging is for.
+    ///
     /// Any value is accepted and reported if out of range (an ``PetalDiagnostic/Kind/adjustedArgument``):
     /// a `share` that is negative or not a number is 0 (no extra copy beyond the burst), one
     /// above ``HedgingPolicy/maximumCopies`` is that; a `burst` below 0 is 0.

@@ -4,8 +4,9 @@
 ///
 /// ```swift
 /// // A backend that answers in 1-5 ms, and sometimes never: a second copy after 5 ms, a third
-/// // after 10, and no more extra copies than 5% of calls (plus a burst of 20).
-/// let budget = HedgingBudget(share: 0.05, burst: 20)
+/// // after 10, and no more extra copies than 5% of calls (plus a burst of 64: two requests'
+/// // worth of a fan-out of 32 calls, see HedgingBudget).
+/// let budget = HedgingBudget(share: 0.05, burst: 64)
 /// let policy = HedgingPolicy(copies: 3, delay: .milliseconds(5), budget: budget)
 /// let value = Future.hedging(policy) { backend.fetch(key) }
 /// ```
