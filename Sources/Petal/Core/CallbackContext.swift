@@ -36,10 +36,31 @@ public enum CallbackContext {
         get { installed.withHandler { $0.carrier } }
         set {
             installed.replace(with: Installed(carrier: newValue))
-            var seen = petal_atomic_word_load(petal_callback_context_flag())
-            // FULL (see petal_atomics.h): a thread that sees the flag on sees the carrier too.
-            while petal_atomic_word_exchange(petal_callback_context_flag(), &seen, newValue == nil ? 0 : 1) == 0 {}
+            setFlag(carrierBit, on: newValue != nil)
         }
+    }
+
+    /// The flag's bit saying a carrier is installed.
+    @inlinable
+    static var carrierBit: Int { 1 }
+
+    /// The flag's bit saying a ``Deadline`` was bound in this process: from then on, every
+    /// closure handed to Petal carries the deadline current where it was handed over. Set once,
+    /// never cleared (a deadline bound once is likely bound again, and a stale bit costs only a
+    /// task-local read per capture).
+    @inlinable
+    static var deadlinesBit: Int { 2 }
+
+    /// Turns deadline carrying on, the first time a deadline is bound.
+    static func enableDeadlines() {
+        if petal_atomic_word_load(petal_callback_context_flag()) & deadlinesBit == 0 { setFlag(deadlinesBit, on: true) }
+    }
+
+    /// Sets or clears `bit` of the flag word, keeping the other bit.
+    private static func setFlag(_ bit: Int, on: Bool) {
+        var seen = petal_atomic_word_load(petal_callback_context_flag())
+        // FULL (see petal_atomics.h): a thread that sees the flag on sees the carrier too.
+        while petal_atomic_word_exchange(petal_callback_context_flag(), &seen, on ? seen | bit : seen & ~bit) == 0 {}
     }
 
     /// In a concrete struct, for the reason `HandlerSlot` gives.
@@ -54,11 +75,15 @@ public enum CallbackContext {
     @inlinable
     static var isEnabled: Bool { petal_atomic_word_load(petal_callback_context_flag()) != 0 }
 
-    /// The context to carry from here, or `nil` when there is no carrier or nothing to carry.
+    /// The context to carry from here (the carrier's, and the current ``Deadline``), or `nil`
+    /// when there is nothing to carry.
     @usableFromInline
     static func capture() -> CapturedContext? {
-        guard let carrier = installed.withHandler({ $0.carrier }), let value = carrier.capture() else { return nil }
-        return CapturedContext(carrier: carrier, value: value)
+        let deadline = Deadline.captured
+        let carrier = installed.withHandler { $0.carrier }
+        let value = carrier?.capture()
+        guard value != nil || deadline != nil else { return nil }
+        return CapturedContext(carrier: value == nil ? nil : carrier, value: value, deadline: deadline)
     }
 }
 
@@ -84,14 +109,24 @@ extension CallbackContext {
     }
 }
 
-/// A context captured at a subscription, with the carrier that runs closures inside it.
+/// A context captured at a subscription: the carrier's value with the carrier that runs
+/// closures inside it, and the deadline; either may be absent, not both.
 @usableFromInline
 struct CapturedContext: Sendable {
-    let carrier: any CallbackContextCarrier
-    let value: any Sendable
+    let carrier: (any CallbackContextCarrier)?
+    let value: (any Sendable)?
+    let deadline: Deadline?
 
     @usableFromInline
     func run(_ body: () -> Void) {
+        guard let deadline else { return runInCarrier(body) }
+        // The deadline as captured, not shortened by one bound where this runs: the closure
+        // belongs to the request that handed it over, not to whatever thread runs it.
+        Deadline.$bound.withValue(deadline) { runInCarrier(body) }
+    }
+
+    private func runInCarrier(_ body: () -> Void) {
+        guard let carrier, let value else { return body() }
         carrier.run(with: value, body)
     }
 }
