@@ -1,15 +1,33 @@
 /// An operation waiting for a slot of a ``ConcurrencyLimit``: a node of its FIFO queue.
 final class LimitWaiter: @unchecked Sendable {
-    // @unchecked: the links are touched only with the queue's lock held; `admit` is immutable.
+    // @unchecked: the links are touched only with the queue's lock held; `admit` is immutable;
+    // `expiry` is set before the waiter is queued, and then touched only by the one thread that
+    // took the waiter out of the queue (or found it admitted at once).
     /// Starts the operation (it has its slot).
     let admit: @Sendable () -> Void
     var next: LimitWaiter?
     /// Unowned: the node before holds this one (or the queue's head does).
     unowned(unsafe) var previous: LimitWaiter?
     var isQueued = false
+    /// The timer that takes the waiter out at its request's deadline; `nil` without one.
+    var expiry: LimitExpiry?
 
     init(admit: @escaping @Sendable () -> Void) {
         self.admit = admit
+    }
+
+    /// Starts the operation, which has its slot, once its deadline's timer is taken out.
+    func start() {
+        disarm()
+        admit()
+    }
+
+    /// Takes the deadline's timer out, if any: its action holds this waiter, so it must not
+    /// stay in the timer's heap once the waiter left the queue.
+    func disarm() {
+        guard let expiry else { return }
+        self.expiry = nil
+        expiry.cancel()
     }
 }
 
