@@ -69,14 +69,14 @@ extension Future {
         _ body: @escaping @Sendable () throws -> Future<Value>
     ) -> Future<Value> {
         // Refused before the budget counts the call: no call was made.
-        let deadline = Deadline.inUse ? Deadline.current(on: clock) : nil
+        let deadline = Deadline.inUse ? Deadline.held(on: clock) : nil
         if let deadline, deadline.hasPassed { return .rejected(with: deadline.exceededError) }
         policy.reportAdjustments()
         policy.budget?.deposit()
         let result = FutureStorage<Value>.makePending()
         let body = CallbackContext.isEnabled ? CallbackContext.carrying(body) : body
         let loop = HedgeLoop(
-            result: result, policy: policy, context: context, clock: clock, deadline: deadline?.instant, body: body)
+            result: result, policy: policy, context: context, clock: clock, deadline: deadline, body: body)
         result.markPropagating()
         // The answer to a request: the loop votes on the copies itself, then cancels the result.
         // Votes registered as actions of the result would run after this one, once the result
@@ -111,7 +111,7 @@ final class HedgeLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
     private let context: Context
     private let clock: DeadlineClock
     /// The request's deadline on `clock`, if one was bound: no copy begins at or after it.
-    private let deadline: ContinuousClock.Instant?
+    private let deadline: HeldDeadline?
     private let body: @Sendable () throws -> Future<Value>
     /// Copies begun or about to begin (counted when decided, so that the timer and a rejection
     /// never start the same copy twice). The first copy is decided by the call itself.
@@ -158,7 +158,7 @@ final class HedgeLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
 
     init(
         result: FutureStorage<Value>, policy: HedgingPolicy, context: Context, clock: DeadlineClock,
-        deadline: ContinuousClock.Instant?, body: @escaping @Sendable () throws -> Future<Value>
+        deadline: HeldDeadline?, body: @escaping @Sendable () throws -> Future<Value>
     ) {
         self.result = result
         copies = policy.boundedCopies
@@ -174,8 +174,7 @@ final class HedgeLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
     /// Whether a copy starting now would start at or after the request's deadline. Read
     /// outside the lock: a manual clock's time is behind a lock of its own.
     private var isPastDeadline: Bool {
-        guard let deadline else { return false }
-        return clock.now >= deadline
+        deadline?.hasPassed ?? false
     }
 
     private func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
@@ -291,10 +290,9 @@ final class HedgeLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
     /// The timer of the next copy; nothing if the call is over or every copy has started.
     private func scheduleNextCopy() {
         guard delay > .zero else { return hedge() }
-        let due = clock.now + delay
         // A copy due at or after the deadline would not start: no timer for it.
-        if let deadline, due >= deadline { return }
-        let entry = DeadlineEntry(deadline: due) { self.hedge() }
+        if let deadline, deadline.isPassed(after: delay) { return }
+        let entry = DeadlineEntry(deadline: clock.now + delay) { self.hedge() }
         let failure = withLock { () -> TimerUnavailableError? in
             guard !over, started < copies, wait == nil else { return nil }
             do throws(TimerUnavailableError) {

@@ -57,7 +57,7 @@ extension Future {
         _ policy: RetryPolicy, on context: Context = .inline, clock: DeadlineClock = .continuous,
         _ body: @escaping @Sendable () throws -> Future<Value>
     ) -> Future<Value> {
-        let deadline = Deadline.inUse ? Deadline.current(on: clock) : nil
+        let deadline = Deadline.inUse ? Deadline.held(on: clock) : nil
         if let deadline, deadline.hasPassed { return .rejected(with: deadline.exceededError) }
         policy.reportAdjustments()
         let result = FutureStorage<Value>.makePending()
@@ -65,7 +65,7 @@ extension Future {
         // reabstraction thunks (128 bytes) even with no carrier.
         let body = CallbackContext.isEnabled ? CallbackContext.carrying(body) : body
         let retry = RetryLoop(
-            result: result, policy: policy, context: context, clock: clock, deadline: deadline?.instant, body: body)
+            result: result, policy: policy, context: context, clock: clock, deadline: deadline, body: body)
         result.markPropagating()
         result.addCancellationAction { retry.stop() }
         retry.startAttempt(1)
@@ -109,7 +109,7 @@ final class RetryLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
     private let context: Context
     private let clock: DeadlineClock
     /// The request's deadline on `clock`, if one was bound: no attempt starts at or after it.
-    private let deadline: ContinuousClock.Instant?
+    private let deadline: HeldDeadline?
     private let body: @Sendable () throws -> Future<Value>
     /// The current attempt's future while it is pending (dropped once it resolves, so that a
     /// wait does not keep a failed attempt and its error alive).
@@ -129,7 +129,7 @@ final class RetryLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
 
     init(
         result: FutureStorage<Value>, policy: RetryPolicy, context: Context, clock: DeadlineClock,
-        deadline: ContinuousClock.Instant?, body: @escaping @Sendable () throws -> Future<Value>
+        deadline: HeldDeadline?, body: @escaping @Sendable () throws -> Future<Value>
     ) {
         self.result = result
         self.policy = policy
@@ -200,7 +200,7 @@ final class RetryLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
     /// with `error` if the attempt would start at or after the deadline.
     private func scheduleAttempt(_ number: Int, after error: any Error) {
         let delay = policy.delay(beforeAttempt: number, random: Double.random(in: 0..<1))
-        if let deadline, clock.now + delay >= deadline {
+        if let deadline, deadline.isPassed(after: delay) {
             _ = result.fail(.rejected, error: error)
             return
         }

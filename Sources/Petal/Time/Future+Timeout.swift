@@ -114,22 +114,48 @@ extension Future {
             now: now, on: context, clock: clock, cancellingUpstream: cancellingUpstream)
     }
 
-    /// The timeout of a receiver seen pending. Inlinable, as the entry points are, so that the
-    /// timeout's own future and callbacks are specialised for the caller's value type: a
-    /// service's request pays no run-time metadata lookups for them.
+    /// The timeout of a receiver seen pending, unless a request's deadline comes first (see
+    /// ``scheduledTimeoutUnderDeadline(at:duration:now:on:clock:cancellingUpstream:)``): with
+    /// no deadline ever bound, one load and a branch.
     @inlinable
     func scheduledTimeout<Context: ExecutionContext>(
         at deadline: ContinuousClock.Instant, duration: Duration?, now: ContinuousClock.Instant, on context: Context,
         clock: DeadlineClock, cancellingUpstream: Bool
     ) -> Future<Value> {
-        var deadline = deadline
-        var duration = duration
-        // A request's deadline that comes first ends the wait, with its own error: the
-        // duration asked for is not what this future was given.
-        if Deadline.inUse, let request = Deadline.currentInstant(before: deadline, on: clock) {
-            deadline = request
-            duration = nil
+        if Deadline.inUse {
+            return scheduledTimeoutUnderDeadline(
+                at: deadline, duration: duration, now: now, on: context, clock: clock,
+                cancellingUpstream: cancellingUpstream)
         }
+        return keptTimeout(
+            at: deadline, duration: duration, now: now, on: context, clock: clock,
+            cancellingUpstream: cancellingUpstream)
+    }
+
+    /// The timeout of a receiver seen pending once deadlines are in use: a request's deadline
+    /// that comes first ends the wait, with its own error (the duration asked for is not what
+    /// this future was given). Specialised but never inlined, so that the common path keeps one
+    /// copy of the timeout's body.
+    @inlinable
+    @inline(never)
+    func scheduledTimeoutUnderDeadline<Context: ExecutionContext>(
+        at deadline: ContinuousClock.Instant, duration: Duration?, now: ContinuousClock.Instant, on context: Context,
+        clock: DeadlineClock, cancellingUpstream: Bool
+    ) -> Future<Value> {
+        let request = Deadline.currentInstant(before: deadline, on: clock)
+        return keptTimeout(
+            at: request ?? deadline, duration: request == nil ? duration : nil, now: now, on: context, clock: clock,
+            cancellingUpstream: cancellingUpstream)
+    }
+
+    /// The timeout of a receiver seen pending, at `deadline`. Inlinable, as the entry points
+    /// are, so that the timeout's own future and callbacks are specialised for the caller's
+    /// value type: a service's request pays no run-time metadata lookups for them.
+    @inlinable
+    func keptTimeout<Context: ExecutionContext>(
+        at deadline: ContinuousClock.Instant, duration: Duration?, now: ContinuousClock.Instant, on context: Context,
+        clock: DeadlineClock, cancellingUpstream: Bool
+    ) -> Future<Value> {
         let expired = FutureTimeoutError(deadline: deadline, duration: duration)
         // Unchecked: the timer thread resolves `output` with an error only and never touches a
         // value; a value moves only from the receiver's resolving thread (or `context`) to the
