@@ -73,4 +73,3 @@ final class HeldDeadline: Sendable {
     /// Whether something due `delay` from now would be due at or after the deadline.
     func isPassed(after delay: Duration) -> Bool { clock.now + delay >= instant }
 }
-
