@@ -12,6 +12,10 @@
 /// so a callee can tighten its caller's deadline but never extend it (gRPC's deadline
 /// propagation and Finagle's `Deadline` work the same way).
 ///
+/// Every refusal and every end by the deadline is its ``exceededError``; operations that keep
+/// time on a ``DeadlineClock`` honour only a deadline of the same clock. See <doc:Deadlines>
+/// for what honours it, what it costs, and why chained steps are not refused.
+///
 /// ```swift
 /// let deadline = Deadline(after: .milliseconds(20), from: arrival)
 /// let sum = try await Deadline.withValue(deadline) {
