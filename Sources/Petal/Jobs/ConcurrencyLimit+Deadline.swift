@@ -29,16 +29,24 @@ struct LimitExpiry {
 
     /// Sets the timer; the caller holds the queue's lock (the timer's lock nests inside it, and
     /// the timer never calls out with its own held).
-    func schedule() {
+    ///
+    /// - Returns: `false` if there is no timer thread to keep it: the operation then waits as
+    ///   one without a deadline does (see ``reportUnkept()``).
+    func schedule() -> Bool {
         do {
             try scheduler.schedule(entry)
+            return true
         } catch {
-            // No timer thread: the operation waits as one without a deadline does; the
-            // request's own timeout, which cannot be kept either, says so.
-            PetalDiagnostics.report(
-                .named(.adjustedArgument, "Deadline"),
-                details: ["used": "no limit wait ended by the deadline (the timer thread is unavailable)"])
+            return false
         }
+    }
+
+    /// Says that a waiting operation's deadline could not be kept; the request's own timeout,
+    /// which cannot be kept either, fails at once with the reason.
+    static func reportUnkept() {
+        PetalDiagnostics.report(
+            .named(.adjustedArgument, "Deadline"),
+            details: ["used": "no limit wait ended by the deadline (the timer thread is unavailable)"])
     }
 
     /// Takes the timer out, if it is still set: removing it drops its action.

@@ -267,6 +267,7 @@ public final class ConcurrencyLimit: @unchecked Sendable {
             // operation out of the queue.
             result.addCancellationAction { [self] in _ = leave(waiter) }
         case .refused(let maximum, let queue):
+            waiter.disarm()  // never queued: its timer, never set, must not keep it alive
             refused.increment()
             _ = result.fail(.rejected, error: ConcurrencyLimitExceededError(maximum: maximum, queue: queue))
         }
@@ -302,7 +303,10 @@ public final class ConcurrencyLimit: @unchecked Sendable {
     /// A slot, else a place in the queue (`waiter` is queued), else neither: decided under the
     /// lock, so that the queue and the count of waiters change together.
     private func enter(_ waiter: LimitWaiter) -> Entry {
-        waiters.withLock { queue in
+        // Reported after the lock: a diagnostics handler is the user's code.
+        var unkept = false
+        defer { if unkept { LimitExpiry.reportUnkept() } }
+        return waiters.withLock { queue in
             // The maximum changes only under this lock: it holds for the whole decision.
             let maximum = maximum
             let queueBound = queueBound(maximum: maximum)
@@ -314,7 +318,7 @@ public final class ConcurrencyLimit: @unchecked Sendable {
                     if exchange(&seen, next) {
                         queue.append(waiter)
                         // Under the lock, so that whoever takes the waiter out finds its timer set.
-                        waiter.expiry?.schedule()
+                        if let expiry = waiter.expiry, !expiry.schedule() { unkept = true }
                         return .queued
                     }
                 } else {

@@ -89,6 +89,21 @@ struct DeadlineLimitTests {
         #expect(limit.inFlight == 0)
     }
 
+    @Test("a full limit still refuses as the limit, before the deadline, and sets no timer")
+    func fullLimitRefuses() {
+        let clock = DeadlineClock.manual()
+        let limit = ConcurrencyLimit(maximum: 1)
+        let holder = Promise<Int>()
+        _ = limit.run { holder.future }
+        let refused = Deadline.withValue(Deadline(after: .milliseconds(10), clock: clock)) {
+            limit.run { Future<Int>.fulfilled(with: 2) }
+        }
+        #expect(refused.peek()?.error is ConcurrencyLimitExceededError)
+        #expect(limit.refusedCount == 1)
+        #expect(clock.pendingDeadlineCount == 0)
+        holder.fulfil(with: 1)
+    }
+
     @Test("an operation admitted at once under a deadline sets no timer")
     func admittedAtOnce() {
         let clock = DeadlineClock.manual()
