@@ -11,10 +11,7 @@ struct DeadlineLimitTests {
         let deadline = Deadline(after: .milliseconds(-1), clock: DeadlineClock.manual())
         let runs = Counter()
         let operation = Deadline.withValue(deadline) {
-            limit.run { () -> Future<Int> in
-                runs.increment()
-                return .fulfilled(with: 1)
-            }
+            limit.run(counted(runs, returning: 1))
         }
         #expect(runs.value == 0)
         #expect(isExceeded(operation, by: deadline))
@@ -31,10 +28,7 @@ struct DeadlineLimitTests {
         let deadline = Deadline(after: .milliseconds(10), clock: clock)
         let runs = Counter()
         let waiting = Deadline.withValue(deadline) {
-            limit.run { () -> Future<Int> in
-                runs.increment()
-                return .fulfilled(with: 2)
-            }
+            limit.run(counted(runs, returning: 2))
         }
         #expect(limit.waiting == 1)
         #expect(clock.pendingDeadlineCount == 1)
@@ -58,10 +52,7 @@ struct DeadlineLimitTests {
         _ = limit.run { holder.future }
         let runs = Counter()
         let waiting = Deadline.withValue(Deadline(after: .milliseconds(10), clock: clock)) {
-            limit.run { () -> Future<Int> in
-                runs.increment()
-                return .fulfilled(with: 2)
-            }
+            limit.run(counted(runs, returning: 2))
         }
         holder.fulfil(with: 1)
         #expect(runs.value == 1)

@@ -10,10 +10,7 @@ struct DeadlineRetryingTests {
         let deadline = Deadline(after: .milliseconds(-5), clock: clock)
         let attempts = Counter()
         let call = Deadline.withValue(deadline) {
-            Future<Int>.retrying(attempts: 3, clock: clock) {
-                attempts.increment()
-                return .fulfilled(with: 1)
-            }
+            Future<Int>.retrying(attempts: 3, clock: clock, counted(attempts, returning: 1))
         }
         #expect(attempts.value == 0)
         #expect(isExceeded(call, by: deadline))
@@ -25,10 +22,7 @@ struct DeadlineRetryingTests {
         let attempts = Counter()
         // Attempts at 0, 4 and 8 ms; the next would start at 12 ms, past the deadline at 10.
         let call = Deadline.withValue(Deadline(after: .milliseconds(10), clock: clock)) {
-            Future<Int>.retrying(attempts: 5, delay: .milliseconds(4), clock: clock) {
-                attempts.increment()
-                return .rejected(with: TestError(attempts.value))
-            }
+            Future<Int>.retrying(attempts: 5, delay: .milliseconds(4), clock: clock, failing(attempts))
         }
         clock.advance(by: .milliseconds(8))
         #expect(attempts.value == 3)
@@ -41,10 +35,7 @@ struct DeadlineRetryingTests {
         let clock = DeadlineClock.manual()
         let attempts = Counter()
         let call = Deadline.withValue(Deadline(after: .milliseconds(4), clock: clock)) {
-            Future<Int>.retrying(attempts: 5, delay: .milliseconds(4), clock: clock) {
-                attempts.increment()
-                return .rejected(with: TestError(attempts.value))
-            }
+            Future<Int>.retrying(attempts: 5, delay: .milliseconds(4), clock: clock, failing(attempts))
         }
         #expect(attempts.value == 1)
         #expect(call.peek()?.error as? TestError == TestError(1))
@@ -73,10 +64,7 @@ struct DeadlineRetryingTests {
         let clock = DeadlineClock.manual()
         let attempts = Counter()
         let call = Deadline.withValue(Deadline(after: .milliseconds(-1), clock: requestClock)) {
-            Future<Int>.retrying(attempts: 3, delay: .milliseconds(5), clock: clock) {
-                attempts.increment()
-                return .rejected(with: TestError(attempts.value))
-            }
+            Future<Int>.retrying(attempts: 3, delay: .milliseconds(5), clock: clock, failing(attempts))
         }
         clock.advance(by: .milliseconds(10))
         #expect(attempts.value == 3)

@@ -24,10 +24,7 @@ struct DeadlineStartTests {
         let deadline = Deadline(after: .milliseconds(-1), clock: DeadlineClock.manual())
         let runs = Counter()
         let started = Deadline.withValue(deadline) {
-            Future<Int>.startFollowing {
-                runs.increment()
-                return .fulfilled(with: 1)
-            }
+            Future<Int>.startFollowing(executing: counted(runs, returning: 1))
         }
         #expect(runs.value == 0)
         #expect(isExceeded(started, by: deadline))

@@ -20,3 +20,20 @@ final class Slot<Value>: @unchecked Sendable {
     var value: Value
     init(_ value: Value) { self.value = value }
 }
+
+/// A body that counts its runs in `runs` and returns a future fulfilled with `value`.
+func counted(_ runs: Counter, returning value: Int) -> @Sendable () -> Future<Int> {
+    {
+        runs.increment()
+        return .fulfilled(with: value)
+    }
+}
+
+/// A body that counts its runs in `runs` and returns a future rejected with `TestError(run)`,
+/// `run` counting from 1.
+func failing(_ runs: Counter) -> @Sendable () -> Future<Int> {
+    {
+        runs.increment()
+        return .rejected(with: TestError(runs.value))
+    }
+}

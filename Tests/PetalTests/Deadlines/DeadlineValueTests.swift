@@ -29,25 +29,18 @@ struct DeadlineValueTests {
             let runs = Counter()
             let results: [Future<Int>] = Deadline.withValue(deadline) {
                 [
-                    Future.hedging(HedgingPolicy(copies: 2, delay: .milliseconds(5)), clock: clock) {
-                        runs.increment()
-                        return .fulfilled(with: 1)
-                    },
-                    Future.retrying(attempts: 2, clock: clock) {
-                        runs.increment()
-                        return .fulfilled(with: 1)
-                    },
-                    limit.run {
-                        runs.increment()
-                        return .fulfilled(with: 1)
-                    },
+                    Future.hedging(
+                        HedgingPolicy(copies: 2, delay: .milliseconds(5)), clock: clock, counted(runs, returning: 1)),
+                    Future.retrying(attempts: 2, clock: clock, counted(runs, returning: 1)),
+                    limit.run(counted(runs, returning: 1)),
+                    Future.startFollowing(executing: counted(runs, returning: 1)),
                     Future.start {
                         runs.increment()
                         return 1
                     },
                 ]
             }
-            #expect(runs.value == (deadline.hasPassed ? 0 : 4), "budget \(budget)")
+            #expect(runs.value == (deadline.hasPassed ? 0 : 5), "budget \(budget)")
             for result in results {
                 #expect(deadline.hasPassed ? isExceeded(result, by: deadline) : result.peek()?.value == 1)
             }
