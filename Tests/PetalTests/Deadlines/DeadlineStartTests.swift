@@ -40,6 +40,20 @@ struct DeadlineStartTests {
         #expect(isExceeded(started, by: deadline))
     }
 
+    @Test("an async job started after the deadline starts no task")
+    func asyncJobRefused() {
+        let deadline = Deadline(after: .milliseconds(-1), clock: DeadlineClock.manual())
+        let runs = Counter()
+        let started = Deadline.withValue(deadline) {
+            Future<Int>.start(executingAsync: {
+                runs.increment()
+                return 1
+            })
+        }
+        #expect(isExceeded(started, by: deadline))
+        #expect(runs.value == 0)
+    }
+
     @Test("starts before the deadline run as usual")
     func startsInTime() {
         let deadline = Deadline(after: .milliseconds(10), clock: DeadlineClock.manual())
