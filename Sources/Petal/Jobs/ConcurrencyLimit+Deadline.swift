@@ -2,7 +2,9 @@
 /// queue at its deadline, rejected with the deadline's ``Deadline/exceededError``.
 ///
 /// Why a timer per waiter, and only then: an operation admitted at once pays nothing but the
-/// refusal check, and a queued one without a deadline nothing more than a `nil` check. The
+/// refusal check, and a queued one without a deadline nothing more than a `nil` check. (One
+/// run on a context other than `.inline` takes the queue's path even when a slot is free: with
+/// a deadline bound it makes the timer's entry, and drops it unset when admitted.) The
 /// timer takes the waiter out through the same removal a cancellation request uses, under the
 /// queue's lock, so a hand-over and the deadline never both win it.
 extension ConcurrencyLimit {
