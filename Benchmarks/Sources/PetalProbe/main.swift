@@ -184,6 +184,24 @@ func sized(_ operation: String) -> (family: Substring, size: Int)? {
     return ["subscribers N", "all width", "race width", "chain depth"].contains(family) ? (family, size) : nil
 }
 
+/// The operations only Petal runs, each delivering once per operation: issue 54's
+/// future-returning step (StepRequest), issue 40's primitives on the path every call takes
+/// (TailRequest) and issue 55's request deadline (DeadlineRequest); `nil` for the others.
+func petalOnly(_ operation: String) -> ((Int) -> Void)? {
+    switch operation {
+    case "step returning a future": { StepRequest.run($0, askable: false, chained: false) }
+    case "step returning a future then a step": { StepRequest.run($0, askable: false, chained: true) }
+    case "step returning an askable future": { StepRequest.run($0, askable: true, chained: false) }
+    case "plain call": TailRequest.plain
+    case "hedged call": TailRequest.hedged
+    case "limit admission": TailRequest.limited
+    case "timeout": DeadlineRequest.timeout
+    case "subscribe with a deadline bound": DeadlineRequest.subscribeUnderDeadline
+    case "timeout under a deadline": DeadlineRequest.timeoutUnderDeadline
+    default: nil
+    }
+}
+
 /// Runs `count` operations of `operation` for `contender`; `false` if either is unknown.
 func perform(_ operation: String, _ contender: String, _ count: Int) -> Bool {
     if operation.hasPrefix("service request N=32") {
@@ -221,28 +239,10 @@ func perform(_ operation: String, _ contender: String, _ count: Int) -> Bool {
         for _ in 0..<count / cell.operations { cell.runRoundOnThisThread() }
         return true
     }
-    if operation.hasPrefix("step returning ") {
-        // Issue 54's future-returning step (StepRequest): Petal only.
+    if let petalOnly = petalOnly(operation) {
         guard contender == "Petal" else { return false }
         Delivered.reset()
-        switch operation {
-        case "step returning a future": StepRequest.run(count, askable: false, chained: false)
-        case "step returning a future then a step": StepRequest.run(count, askable: false, chained: true)
-        case "step returning an askable future": StepRequest.run(count, askable: true, chained: false)
-        default: return false
-        }
-        precondition(Delivered.count == count, "\(Delivered.count) deliveries, expected \(count)")
-        return true
-    }
-    if ["plain call", "hedged call", "limit admission"].contains(operation) {
-        // Issue 40's primitives on the path every call takes (TailRequest): Petal only.
-        guard contender == "Petal" else { return false }
-        Delivered.reset()
-        switch operation {
-        case "hedged call": TailRequest.hedged(count)
-        case "limit admission": TailRequest.limited(count)
-        default: TailRequest.plain(count)
-        }
+        petalOnly(count)
         precondition(Delivered.count == count, "\(Delivered.count) deliveries, expected \(count)")
         return true
     }

@@ -12,6 +12,10 @@
 /// so a callee can tighten its caller's deadline but never extend it (gRPC's deadline
 /// propagation and Finagle's `Deadline` work the same way).
 ///
+/// Every refusal and every end by the deadline is its ``exceededError``; operations that keep
+/// time on a ``DeadlineClock`` honour only a deadline of the same clock. See <doc:Deadlines>
+/// for what honours it, what it costs, and why chained steps are not refused.
+///
 /// ```swift
 /// let deadline = Deadline(after: .milliseconds(20), from: arrival)
 /// let sum = try await Deadline.withValue(deadline) {
@@ -27,15 +31,20 @@ public struct Deadline: Sendable, CustomStringConvertible {
 
     /// Whether this is the binding of ``withoutValue(operation:)``: no deadline, carried as
     /// explicitly as a deadline is (``current`` reads it as `nil`).
-    let isUnbounded: Bool
+    ///
+    /// Told by a clock of its own rather than a stored flag: a deadline is then three words,
+    /// which an existential holds inline, so that carrying one with a callback allocates nothing.
+    var isUnbounded: Bool { clock === Self.unboundedClock }
+
+    /// The clock of ``unbounded`` only: real time, but a clock no caller can name.
+    private static let unboundedClock = DeadlineClock(scheduler: .shared)
 
     /// The binding of ``withoutValue(operation:)``.
-    static let unbounded = Deadline(unboundedOn: .continuous)
+    static let unbounded = Deadline(unboundedOn: unboundedClock)
 
     private init(unboundedOn clock: DeadlineClock) {
         instant = clock.now.advanced(by: DeadlineClock.longestWait)
         self.clock = clock
-        isUnbounded = true
     }
 
     /// A deadline at `instant`, kept by `clock`.
@@ -49,7 +58,6 @@ public struct Deadline: Sendable, CustomStringConvertible {
             ? now.advanced(by: .zero - DeadlineClock.longestWait)
             : DeadlineClock.boundedDeadline(instant, after: now, for: "Deadline(at:)")
         self.clock = clock
-        isUnbounded = false
     }
 
     /// A deadline `budget` after `start` (by default, the clock's time now): a request's budget

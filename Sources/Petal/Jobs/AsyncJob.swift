@@ -72,7 +72,9 @@ extension Future {
     ///
     /// - Where and when: `work` starts at once in an unstructured task (as `Task { }` does).
     /// - Returns: a future fulfilled with what `work` returns; rejected with what it throws;
-    ///   cancelled if the job is cancelled, or if `work` throws `CancellationError`.
+    ///   cancelled if the job is cancelled, or if `work` throws `CancellationError`; rejected
+    ///   with the request's ``Deadline/exceededError``, and no task started, when the request's
+    ///   deadline has passed here (as every job start is; see <doc:Deadlines>).
     @discardableResult
     public static func start(
         priority: TaskPriority? = nil, pool: CancellationPool? = nil,

@@ -26,6 +26,13 @@ extension Future {
     /// - the deadline passes first: **rejected** with a ``FutureTimeoutError`` carrying the
     ///   deadline and `duration`. A resolution of this future after that changes nothing.
     ///
+    /// A request's ``Deadline`` bound here (``Deadline/current``) that comes before `duration`
+    /// has passed, and is kept by `clock`, ends the wait instead: the returned future is then
+    /// rejected with that deadline's ``Deadline/exceededError`` (its instant, and a `nil`
+    /// duration: this future was not given `duration`), the error a handler answers every end of
+    /// a request's time with. A deadline of another clock cannot be compared with this one's
+    /// time, and is ignored. See <doc:Deadlines>.
+    ///
     /// When this future is already resolved, or `duration` is zero or negative, the answer is
     /// decided at once and the returned future is already resolved: no timer is involved, and
     /// `context` is not used. A deadline already passed gives up on a pending receiver as any
@@ -70,6 +77,11 @@ extension Future {
     /// - the deadline passes first: **rejected** with a ``FutureTimeoutError`` carrying
     ///   `deadline`. A resolution of this future after that changes nothing.
     ///
+    /// A request's ``Deadline`` bound here (``Deadline/current``) that comes before `deadline`,
+    /// and is kept by `clock`, ends the wait instead: the returned future is then rejected with
+    /// that deadline's ``Deadline/exceededError``. A deadline of another clock is ignored. See
+    /// <doc:Deadlines>.
+    ///
     /// When this future is already resolved, or `deadline` has already passed, the answer is
     /// decided at once and the returned future is already resolved: no timer is involved, and
     /// `context` is not used. A deadline already passed gives up on a pending receiver as any
@@ -102,11 +114,45 @@ extension Future {
             now: now, on: context, clock: clock, cancellingUpstream: cancellingUpstream)
     }
 
-    /// The timeout of a receiver seen pending. Inlinable, as the entry points are, so that the
-    /// timeout's own future and callbacks are specialised for the caller's value type: a
-    /// service's request pays no run-time metadata lookups for them.
+    /// The timeout of a receiver seen pending, unless a request's deadline comes first (see
+    /// ``scheduledTimeoutUnderDeadline(at:duration:now:on:clock:cancellingUpstream:)``): with
+    /// no deadline ever bound, one load and a branch.
     @inlinable
     func scheduledTimeout<Context: ExecutionContext>(
+        at deadline: ContinuousClock.Instant, duration: Duration?, now: ContinuousClock.Instant, on context: Context,
+        clock: DeadlineClock, cancellingUpstream: Bool
+    ) -> Future<Value> {
+        if Deadline.inUse {
+            return scheduledTimeoutUnderDeadline(
+                at: deadline, duration: duration, now: now, on: context, clock: clock,
+                cancellingUpstream: cancellingUpstream)
+        }
+        return keptTimeout(
+            at: deadline, duration: duration, now: now, on: context, clock: clock,
+            cancellingUpstream: cancellingUpstream)
+    }
+
+    /// The timeout of a receiver seen pending once deadlines are in use: a request's deadline
+    /// that comes first ends the wait, with its own error (the duration asked for is not what
+    /// this future was given). Specialised but never inlined, so that the common path keeps one
+    /// copy of the timeout's body.
+    @inlinable
+    @inline(never)
+    func scheduledTimeoutUnderDeadline<Context: ExecutionContext>(
+        at deadline: ContinuousClock.Instant, duration: Duration?, now: ContinuousClock.Instant, on context: Context,
+        clock: DeadlineClock, cancellingUpstream: Bool
+    ) -> Future<Value> {
+        let request = Deadline.currentInstant(before: deadline, on: clock)
+        return keptTimeout(
+            at: request ?? deadline, duration: request == nil ? duration : nil, now: now, on: context, clock: clock,
+            cancellingUpstream: cancellingUpstream)
+    }
+
+    /// The timeout of a receiver seen pending, at `deadline`. Inlinable, as the entry points
+    /// are, so that the timeout's own future and callbacks are specialised for the caller's
+    /// value type: a service's request pays no run-time metadata lookups for them.
+    @inlinable
+    func keptTimeout<Context: ExecutionContext>(
         at deadline: ContinuousClock.Instant, duration: Duration?, now: ContinuousClock.Instant, on context: Context,
         clock: DeadlineClock, cancellingUpstream: Bool
     ) -> Future<Value> {
