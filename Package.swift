@@ -31,7 +31,10 @@ let package = Package(
     traits: [
         .trait(
             name: "NIO",
-            description: "PetalNIO: an EventLoop as an ExecutionContext, and EventLoopFuture <-> Future."
+            description: """
+                PetalNIO: an EventLoop as an ExecutionContext, EventLoopFuture <-> Future, and LoadShedder \
+                (a 503 on the event loop while a ConcurrencyLimit is full).
+                """
         ),
         .trait(
             name: "Tracing",
@@ -63,6 +66,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        // NIOHTTPTypes: the HTTP parts LoadShedder sees in a pipeline (Hummingbird's among others).
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // libatomic_ops, the default atomics of the C core where it is installed. Optional: without
@@ -101,6 +107,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["NIO"])),
                 // For `MultiThreadedEventLoopGroup.currentEventLoop`: which threads run a loop.
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["NIO"])),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras", condition: .when(traits: ["NIO"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["NIO"])),
             ]
         ),
         .target(
@@ -140,6 +148,9 @@ let package = Package(
                 "PetalNIO",
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["NIO"])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["NIO"])),
+                .product(name: "NIOEmbedded", package: "swift-nio", condition: .when(traits: ["NIO"])),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras", condition: .when(traits: ["NIO"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["NIO"])),
             ]
         ),
         .testTarget(
