@@ -25,6 +25,8 @@ let package = Package(
         .library(name: "PetalLogging", targets: ["PetalLogging"]),
         // Empty unless the Metrics trait is on.
         .library(name: "PetalMetrics", targets: ["PetalMetrics"]),
+        // Empty unless the Hummingbird trait is on.
+        .library(name: "PetalHummingbird", targets: ["PetalHummingbird"]),
         // Empty unless the Prototypes trait is on: designs measured by the benchmarks, not API.
         .library(name: "PetalPrototypes", targets: ["PetalPrototypes"]),
     ],
@@ -35,6 +37,15 @@ let package = Package(
                 PetalNIO: an EventLoop as an ExecutionContext, EventLoopFuture <-> Future, and LoadShedder \
                 (a 503 on the event loop while a ConcurrencyLimit is full).
                 """
+        ),
+        .trait(
+            name: "Hummingbird",
+            description: """
+                PetalHummingbird: LoadShedder installed in a Hummingbird 2 server in one call, and \
+                DeadlineMiddleware (a request's Deadline from its arrival, shortened by grpc-timeout).
+                """,
+            // The one-call install puts PetalNIO's LoadShedder in the server's pipeline.
+            enabledTraits: ["NIO"]
         ),
         .trait(
             name: "Tracing",
@@ -69,6 +80,9 @@ let package = Package(
         // NIOHTTPTypes: the HTTP parts LoadShedder sees in a pipeline (Hummingbird's among others).
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // Without Hummingbird's default traits (swift-configuration, full Foundation): an
+        // application that wants them names them in its own dependency, and gets them.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
     ],
     targets: [
         // libatomic_ops, the default atomics of the C core where it is installed. Optional: without
@@ -112,6 +126,17 @@ let package = Package(
             ]
         ),
         .target(
+            name: "PetalHummingbird",
+            dependencies: [
+                "Petal",
+                "PetalNIO",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+                // HTTPServerBuilder and HTTP1Channel, which Hummingbird does not re-export.
+                .product(name: "HummingbirdCore", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Hummingbird"])),
+            ]
+        ),
+        .target(
             name: "PetalTracing",
             dependencies: [
                 "Petal",
@@ -151,6 +176,18 @@ let package = Package(
                 .product(name: "NIOEmbedded", package: "swift-nio", condition: .when(traits: ["NIO"])),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras", condition: .when(traits: ["NIO"])),
                 .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["NIO"])),
+            ]
+        ),
+        .testTarget(
+            name: "PetalHummingbirdTests",
+            dependencies: [
+                "PetalHummingbird",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "HummingbirdCore", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "NIOEmbedded", package: "swift-nio", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Hummingbird"])),
             ]
         ),
         .testTarget(
