@@ -3,7 +3,6 @@
 #if ServiceLifecycle
     import Petal
     import ServiceLifecycle
-    import Synchronization
 
     /// The requests in flight, as futures, for a graceful shutdown: a swift-service-lifecycle
     /// `Service` that, when the shutdown begins, asks each of them to stop and waits until none
@@ -46,7 +45,8 @@
             var idle: Promise<Void>?
         }
 
-        private let state = Mutex(State())
+        // Petal's pthread lock, not Synchronization.Mutex: ThreadSanitizer sees its ordering.
+        private let state = PosixLock(State())
 
         /// A drain that, on graceful shutdown, waits at most `gracePeriod` (on `clock`) for the
         /// requests it asked to stop.

@@ -8,7 +8,6 @@
     import Petal
     import PetalHummingbird
     import PetalNIO
-    import Synchronization
     import Testing
 
     /// DeadlineMiddleware run directly, with requests stamped by a real LoadShedder: the
@@ -42,7 +41,7 @@
         ) async throws -> (Response, Deadline??) {
             let context = BasicRequestContext(
                 source: ApplicationRequestContextSource(channel: EmbeddedChannel(), logger: Logger(label: "test")))
-            let seen = Mutex<Deadline??>(nil)
+            let seen = PosixLock<Deadline??>(nil)
             let response = try await middleware.handle(
                 Request(head: head, body: RequestBody(buffer: ByteBuffer())), context: context
             ) { _, _ in

@@ -133,7 +133,7 @@
         /// pending in the drain, as the application would then wait for it.
         final class Server: Service {
             let drain: RequestDrain
-            let pendingAtShutdown = Mutex<Int?>(nil)
+            let pendingAtShutdown = PosixLock<Int?>(nil)
 
             init(drain: RequestDrain) {
                 self.drain = drain
