@@ -59,6 +59,7 @@ enum Routes {
                 return Response.json(#"{"error": "deadline"}"# + "\n", status: .gatewayTimeout)
             }
             VariantCounters.increment(counters.completed)
+            if elapsed > FanoutRequest.deadline { VariantCounters.increment(counters.late) }
             return Response.json(#"{"sum": \#(sum)}"# + "\n")
         }
     }
