@@ -25,13 +25,27 @@ let package = Package(
         .library(name: "PetalLogging", targets: ["PetalLogging"]),
         // Empty unless the Metrics trait is on.
         .library(name: "PetalMetrics", targets: ["PetalMetrics"]),
+        // Empty unless the Hummingbird trait is on.
+        .library(name: "PetalHummingbird", targets: ["PetalHummingbird"]),
         // Empty unless the Prototypes trait is on: designs measured by the benchmarks, not API.
         .library(name: "PetalPrototypes", targets: ["PetalPrototypes"]),
     ],
     traits: [
         .trait(
             name: "NIO",
-            description: "PetalNIO: an EventLoop as an ExecutionContext, and EventLoopFuture <-> Future."
+            description: """
+                PetalNIO: an EventLoop as an ExecutionContext, EventLoopFuture <-> Future, and LoadShedder \
+                (a 503 on the event loop while a ConcurrencyLimit is full).
+                """
+        ),
+        .trait(
+            name: "Hummingbird",
+            description: """
+                PetalHummingbird: LoadShedder installed in a Hummingbird 2 server in one call, and \
+                DeadlineMiddleware (a request's Deadline from its arrival, shortened by grpc-timeout).
+                """,
+            // The one-call install puts PetalNIO's LoadShedder in the server's pipeline.
+            enabledTraits: ["NIO"]
         ),
         .trait(
             name: "Tracing",
@@ -63,6 +77,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        // NIOHTTPTypes: the HTTP parts LoadShedder sees in a pipeline (Hummingbird's among others).
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // Without Hummingbird's default traits (swift-configuration, full Foundation): an
+        // application that wants them names them in its own dependency, and gets them.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
     ],
     targets: [
         // libatomic_ops, the default atomics of the C core where it is installed. Optional: without
@@ -101,6 +121,19 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["NIO"])),
                 // For `MultiThreadedEventLoopGroup.currentEventLoop`: which threads run a loop.
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["NIO"])),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras", condition: .when(traits: ["NIO"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["NIO"])),
+            ]
+        ),
+        .target(
+            name: "PetalHummingbird",
+            dependencies: [
+                "Petal",
+                "PetalNIO",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+                // HTTPServerBuilder and HTTP1Channel, which Hummingbird does not re-export.
+                .product(name: "HummingbirdCore", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Hummingbird"])),
             ]
         ),
         .target(
@@ -140,6 +173,21 @@ let package = Package(
                 "PetalNIO",
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["NIO"])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["NIO"])),
+                .product(name: "NIOEmbedded", package: "swift-nio", condition: .when(traits: ["NIO"])),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras", condition: .when(traits: ["NIO"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["NIO"])),
+            ]
+        ),
+        .testTarget(
+            name: "PetalHummingbirdTests",
+            dependencies: [
+                "PetalHummingbird",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "HummingbirdCore", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "NIOEmbedded", package: "swift-nio", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Hummingbird"])),
             ]
         ),
         .testTarget(
