@@ -234,6 +234,18 @@ func perform(_ operation: String, _ contender: String, _ count: Int) -> Bool {
         precondition(Delivered.count == count, "\(Delivered.count) deliveries, expected \(count)")
         return true
     }
+    if ["timeout", "subscribe with a deadline bound", "timeout under a deadline"].contains(operation) {
+        // Issue 55's request deadline (DeadlineRequest): Petal only.
+        guard contender == "Petal" else { return false }
+        Delivered.reset()
+        switch operation {
+        case "timeout": DeadlineRequest.timeout(count)
+        case "subscribe with a deadline bound": DeadlineRequest.subscribeUnderDeadline(count)
+        default: DeadlineRequest.timeoutUnderDeadline(count)
+        }
+        precondition(Delivered.count == count, "\(Delivered.count) deliveries, expected \(count)")
+        return true
+    }
     if ["plain call", "hedged call", "limit admission"].contains(operation) {
         // Issue 40's primitives on the path every call takes (TailRequest): Petal only.
         guard contender == "Petal" else { return false }

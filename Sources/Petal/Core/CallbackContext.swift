@@ -51,9 +51,14 @@ public enum CallbackContext {
     @inlinable
     static var deadlinesBit: Int { 2 }
 
-    /// Turns deadline carrying on, the first time a deadline is bound.
-    static func enableDeadlines() {
-        if petal_atomic_word_load(petal_callback_context_flag()) & deadlinesBit == 0 { setFlag(deadlinesBit, on: true) }
+    /// Turns deadline carrying on, the first time a deadline is bound: `carrier` captures the
+    /// deadline and binds it where a closure runs. A carrier handed down rather than named,
+    /// because deadlines live on a floor above this one (see the Design article's floors);
+    /// every caller passes the same carrier, so a race between first bindings is harmless.
+    static func enableDeadlines(carriedBy carrier: any CallbackContextCarrier) {
+        guard petal_atomic_word_load(petal_callback_context_flag()) & deadlinesBit == 0 else { return }
+        deadlineCarrier.replace(with: Installed(carrier: carrier))
+        setFlag(deadlinesBit, on: true)
     }
 
     /// Sets or clears `bit` of the flag word, keeping the other bit.
@@ -70,6 +75,9 @@ public enum CallbackContext {
 
     private static let installed = HandlerSlot(Installed(carrier: nil))
 
+    /// The carrier of the request's deadline, installed by ``enableDeadlines(carriedBy:)``.
+    private static let deadlineCarrier = HandlerSlot(Installed(carrier: nil))
+
     /// Whether a carrier is installed: one acquire load of a C global (a plain load on x86 and
     /// ARM64; a Swift global would add a lazy-initialisation check to every subscription).
     @inlinable
@@ -79,11 +87,14 @@ public enum CallbackContext {
     /// when there is nothing to carry.
     @usableFromInline
     static func capture() -> CapturedContext? {
-        let deadline = Deadline.captured
+        let deadlines = deadlineCarrier.withHandler { $0.carrier }
+        let deadline = deadlines?.capture()
         let carrier = installed.withHandler { $0.carrier }
         let value = carrier?.capture()
         guard value != nil || deadline != nil else { return nil }
-        return CapturedContext(carrier: value == nil ? nil : carrier, value: value, deadline: deadline)
+        return CapturedContext(
+            carrier: value == nil ? nil : carrier, value: value, deadlineCarrier: deadline == nil ? nil : deadlines,
+            deadline: deadline)
     }
 }
 
@@ -110,19 +121,20 @@ extension CallbackContext {
 }
 
 /// A context captured at a subscription: the carrier's value with the carrier that runs
-/// closures inside it, and the deadline; either may be absent, not both.
+/// closures inside it, and the deadline with its own carrier; either may be absent, not both.
 @usableFromInline
 struct CapturedContext: Sendable {
     let carrier: (any CallbackContextCarrier)?
     let value: (any Sendable)?
-    let deadline: Deadline?
+    let deadlineCarrier: (any CallbackContextCarrier)?
+    /// Held inline in the existential's buffer: a deadline is three words (see `Deadline`), so
+    /// carrying one allocates nothing beyond the closure it is carried into.
+    let deadline: (any Sendable)?
 
     @usableFromInline
     func run(_ body: () -> Void) {
-        guard let deadline else { return runInCarrier(body) }
-        // The deadline as captured, not shortened by one bound where this runs: the closure
-        // belongs to the request that handed it over, not to whatever thread runs it.
-        Deadline.$bound.withValue(deadline) { runInCarrier(body) }
+        guard let deadlineCarrier, let deadline else { return runInCarrier(body) }
+        deadlineCarrier.run(with: deadline) { runInCarrier(body) }
     }
 
     private func runInCarrier(_ body: () -> Void) {

@@ -41,7 +41,7 @@ extension Deadline {
     /// Petal's timeouts, hedges, limit waits and retries made inside it, and the callbacks and
     /// closures handed to Petal inside it, end by that deadline.
     public static func withValue<Result>(_ deadline: Deadline, operation: () throws -> Result) rethrows -> Result {
-        CallbackContext.enableDeadlines()
+        CallbackContext.enableDeadlines(carriedBy: DeadlineCarrier())
         return try $bound.withValue(deadline.earlier(of: bound), operation: operation)
     }
 
@@ -51,7 +51,7 @@ extension Deadline {
         _ deadline: Deadline, isolation: isolated (any Actor)? = #isolation,
         operation: () async throws -> Result
     ) async rethrows -> Result {
-        CallbackContext.enableDeadlines()
+        CallbackContext.enableDeadlines(carriedBy: DeadlineCarrier())
         return try await $bound.withValue(deadline.earlier(of: bound), operation: operation, isolation: isolation)
     }
 
@@ -63,7 +63,22 @@ extension Deadline {
     /// callback handed over with nothing captured runs with whatever the running thread has, as
     /// any thread- or task-local context does).
     public static func withoutValue<Result>(operation: () throws -> Result) rethrows -> Result {
-        CallbackContext.enableDeadlines()
+        CallbackContext.enableDeadlines(carriedBy: DeadlineCarrier())
         return try $bound.withValue(.unbounded, operation: operation)
+    }
+}
+
+/// How a closure handed to Petal carries the deadline (see ``CallbackContext``): captured where
+/// it is handed over, bound where it runs.
+struct DeadlineCarrier: CallbackContextCarrier {
+    func capture() -> (any Sendable)? {
+        Deadline.captured
+    }
+
+    func run(with captured: any Sendable, _ body: () -> Void) {
+        // The deadline as captured, not shortened by one bound where this runs: the closure
+        // belongs to the request that handed it over, not to whatever thread runs it.
+        guard let deadline = captured as? Deadline else { return body() }
+        Deadline.$bound.withValue(deadline) { body() }
     }
 }

@@ -27,15 +27,20 @@ public struct Deadline: Sendable, CustomStringConvertible {
 
     /// Whether this is the binding of ``withoutValue(operation:)``: no deadline, carried as
     /// explicitly as a deadline is (``current`` reads it as `nil`).
-    let isUnbounded: Bool
+    ///
+    /// Told by a clock of its own rather than a stored flag: a deadline is then three words,
+    /// which an existential holds inline, so that carrying one with a callback allocates nothing.
+    var isUnbounded: Bool { clock === Self.unboundedClock }
+
+    /// The clock of ``unbounded`` only: real time, but a clock no caller can name.
+    private static let unboundedClock = DeadlineClock(scheduler: .shared)
 
     /// The binding of ``withoutValue(operation:)``.
-    static let unbounded = Deadline(unboundedOn: .continuous)
+    static let unbounded = Deadline(unboundedOn: unboundedClock)
 
     private init(unboundedOn clock: DeadlineClock) {
         instant = clock.now.advanced(by: DeadlineClock.longestWait)
         self.clock = clock
-        isUnbounded = true
     }
 
     /// A deadline at `instant`, kept by `clock`.
@@ -49,7 +54,6 @@ public struct Deadline: Sendable, CustomStringConvertible {
             ? now.advanced(by: .zero - DeadlineClock.longestWait)
             : DeadlineClock.boundedDeadline(instant, after: now, for: "Deadline(at:)")
         self.clock = clock
-        isUnbounded = false
     }
 
     /// A deadline `budget` after `start` (by default, the clock's time now): a request's budget

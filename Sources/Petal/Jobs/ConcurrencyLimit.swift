@@ -205,6 +205,14 @@ public final class ConcurrencyLimit: @unchecked Sendable {
     ///   are full; rejected with what `body` throws; cancelled if a request reaches it before
     ///   `body` began (the operation never starts), and passed on to the future `body` returned
     ///   after (see ``Future/startFollowing(on:executing:)``, which follows the same rule).
+    /// - A request's deadline: with a ``Deadline`` bound here (``Deadline/current``), an
+    ///   operation asked for once it has passed is refused before `body` runs, rejected with the
+    ///   deadline's ``Deadline/exceededError`` (not a ``ConcurrencyLimitExceededError``: the
+    ///   limit did not refuse it, and ``refusedCount`` does not count it); an operation that
+    ///   waits leaves the queue at the deadline, never starts, and is rejected with that error.
+    ///   The limit keeps no time of its own for its queue, so the deadline is kept by its own
+    ///   clock, whichever it is. An operation already running runs on: the request's own
+    ///   timeout ends it. See <doc:Deadlines>.
     /// - Parameters:
     ///   - context: Where `body` runs. `.inline`: on this thread before this returns when a slot
     ///     is free, else on the thread that finishes the operation whose slot it takes.
@@ -213,6 +221,7 @@ public final class ConcurrencyLimit: @unchecked Sendable {
     public func run<Value, Context: ExecutionContext>(
         on context: Context = .inline, _ body: @escaping @Sendable () throws -> Future<Value>
     ) -> Future<Value> {
+        if Deadline.inUse, let refusal = Deadline.refusal() { return .rejected(with: refusal) }
         if Context.self == InlineExecutionContext.self && admit() {
             // No request can arrive before this returns: the operation's own future is the result.
             let operation: Future<Value>
@@ -249,13 +258,14 @@ public final class ConcurrencyLimit: @unchecked Sendable {
                     })
             }
         }
+        if Deadline.inUse { expire(waiter, failing: result) }
         switch enter(waiter) {
         case .admitted:
-            waiter.admit()
+            waiter.start()
         case .queued:
             // After the gate's own answer (which cancels the future), a request takes the
             // operation out of the queue.
-            result.addCancellationAction { [self] in leave(waiter) }
+            result.addCancellationAction { [self] in _ = leave(waiter) }
         case .refused(let maximum, let queue):
             refused.increment()
             _ = result.fail(.rejected, error: ConcurrencyLimitExceededError(maximum: maximum, queue: queue))
@@ -303,6 +313,8 @@ public final class ConcurrencyLimit: @unchecked Sendable {
                 } else if let next = LimitWord.queueing(seen, maximum: maximum, queue: queueBound) {
                     if exchange(&seen, next) {
                         queue.append(waiter)
+                        // Under the lock, so that whoever takes the waiter out finds its timer set.
+                        waiter.expiry?.schedule()
                         return .queued
                     }
                 } else {
@@ -347,7 +359,7 @@ public final class ConcurrencyLimit: @unchecked Sendable {
                 }
             }
         }
-        next?.admit()
+        next?.start()
         return true
     }
 
@@ -365,19 +377,25 @@ public final class ConcurrencyLimit: @unchecked Sendable {
             return granted
         }
         // Outside the lock, as a hand-over: each starts its operation, which may take the lock.
-        for waiter in granted { waiter.admit() }
+        for waiter in granted { waiter.start() }
     }
 
-    /// A request reached a waiting operation: it leaves the queue, if it is still there.
-    private func leave(_ waiter: LimitWaiter) {
-        waiters.withLock { queue in
-            guard queue.remove(waiter) else { return }
+    /// A request, or the request's deadline, reached a waiting operation: it leaves the queue,
+    /// if it is still there.
+    ///
+    /// - Returns: whether this call took it out.
+    func leave(_ waiter: LimitWaiter) -> Bool {
+        let left = waiters.withLock { queue -> Bool in
+            guard queue.remove(waiter) else { return false }
             var seen = petal_atomic_word_load(word)
             while let next = LimitWord.leaving(seen) {
-                if exchange(&seen, next) { return }
+                if exchange(&seen, next) { return true }
             }
             preconditionFailure("Petal: a ConcurrencyLimit's waiter was queued without being counted")
         }
+        // Outside the lock, by the one thread that took the waiter out.
+        if left { waiter.disarm() }
+        return left
     }
 
     // MARK: Running an admitted operation
@@ -412,52 +430,5 @@ public final class ConcurrencyLimit: @unchecked Sendable {
                 _ = target.value.resolve(copying: source.value, kind: outcome.kind)
                 if let start { finish(since: start, cancelled: outcome.kind == .cancelled) } else { release() }
             })
-    }
-}
-
-/// An operation waiting for a slot of a ``ConcurrencyLimit``: a node of its FIFO queue.
-final class LimitWaiter: @unchecked Sendable {
-    // @unchecked: the links are touched only with the queue's lock held; `admit` is immutable.
-    /// Starts the operation (it has its slot).
-    let admit: @Sendable () -> Void
-    var next: LimitWaiter?
-    /// Unowned: the node before holds this one (or the queue's head does).
-    unowned(unsafe) var previous: LimitWaiter?
-    var isQueued = false
-
-    init(admit: @escaping @Sendable () -> Void) {
-        self.admit = admit
-    }
-}
-
-/// The waiting operations of a ``ConcurrencyLimit``, oldest first: a doubly linked list, so that
-/// one that leaves is unlinked in constant time.
-struct LimitQueue {
-    private var head: LimitWaiter?
-    private unowned(unsafe) var tail: LimitWaiter?
-
-    mutating func append(_ waiter: LimitWaiter) {
-        waiter.isQueued = true
-        waiter.previous = tail
-        if let tail { tail.next = waiter } else { head = waiter }
-        tail = waiter
-    }
-
-    /// The oldest waiter, taken out; the queue must not be empty.
-    mutating func removeFirst() -> LimitWaiter {
-        let first = head.unsafelyUnwrapped
-        _ = remove(first)
-        return first
-    }
-
-    /// Takes `waiter` out; `false` if it was not queued.
-    mutating func remove(_ waiter: LimitWaiter) -> Bool {
-        guard waiter.isQueued else { return false }
-        waiter.isQueued = false
-        if let previous = waiter.previous { previous.next = waiter.next } else { head = waiter.next }
-        if let next = waiter.next { next.previous = waiter.previous } else { tail = waiter.previous }
-        waiter.next = nil
-        waiter.previous = nil
-        return true
     }
 }

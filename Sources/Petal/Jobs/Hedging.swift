@@ -44,6 +44,16 @@ extension Future {
     /// - Any policy is accepted: a value out of its range (`copies` below 1 or above
     ///   ``HedgingPolicy/maximumCopies``, a negative `delay`) is read as ``HedgingPolicy``
     ///   documents and reported here, once per call, as an ``PetalDiagnostic/Kind/adjustedArgument``.
+    /// - A request's deadline: with a ``Deadline`` bound here (``Deadline/current``) and kept by
+    ///   `clock`, a call asked for once it has passed is refused before `body` runs: the returned
+    ///   future is rejected with its ``Deadline/exceededError``, and the budget counts no call.
+    ///   No copy starts at or after the deadline: no timer is set for a copy that would be due
+    ///   then, and a copy whose turn comes then (a timer that fired late, a rejection, a
+    ///   `context` that ran it late) does not begin, takes no token from the budget (or gives it
+    ///   back), and, if no copy is left pending, the call is rejected with the last copy's error.
+    ///   The copies already sent run on: the request's own timeout ends the call. A deadline of
+    ///   another clock is ignored (see <doc:Deadlines>); every copy, including one started from
+    ///   the timer thread, runs with the deadline that was current here.
     /// - Cost: a call fulfilled before its delay pays for the returned future, one loop object
     ///   (which also keeps the copy to ask: nothing more is allocated for it), the timer's entry
     ///   (scheduled and taken out) and the budget's lock, if any.
@@ -58,11 +68,15 @@ extension Future {
         _ policy: HedgingPolicy, on context: Context = .inline, clock: DeadlineClock = .continuous,
         _ body: @escaping @Sendable () throws -> Future<Value>
     ) -> Future<Value> {
+        // Refused before the budget counts the call: no call was made.
+        let deadline = Deadline.inUse ? Deadline.current(on: clock) : nil
+        if let deadline, deadline.hasPassed { return .rejected(with: deadline.exceededError) }
         policy.reportAdjustments()
         policy.budget?.deposit()
         let result = FutureStorage<Value>.makePending()
         let body = CallbackContext.isEnabled ? CallbackContext.carrying(body) : body
-        let loop = HedgeLoop(result: result, policy: policy, context: context, clock: clock, body: body)
+        let loop = HedgeLoop(
+            result: result, policy: policy, context: context, clock: clock, deadline: deadline?.instant, body: body)
         result.markPropagating()
         // The answer to a request: the loop votes on the copies itself, then cancels the result.
         // Votes registered as actions of the result would run after this one, once the result
@@ -96,6 +110,8 @@ final class HedgeLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
     private let isRetryable: @Sendable (any Error) -> Bool
     private let context: Context
     private let clock: DeadlineClock
+    /// The request's deadline on `clock`, if one was bound: no copy begins at or after it.
+    private let deadline: ContinuousClock.Instant?
     private let body: @Sendable () throws -> Future<Value>
     /// Copies begun or about to begin (counted when decided, so that the timer and a rejection
     /// never start the same copy twice). The first copy is decided by the call itself.
@@ -142,7 +158,7 @@ final class HedgeLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
 
     init(
         result: FutureStorage<Value>, policy: HedgingPolicy, context: Context, clock: DeadlineClock,
-        body: @escaping @Sendable () throws -> Future<Value>
+        deadline: ContinuousClock.Instant?, body: @escaping @Sendable () throws -> Future<Value>
     ) {
         self.result = result
         copies = policy.boundedCopies
@@ -151,7 +167,15 @@ final class HedgeLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
         isRetryable = policy.isRetryable
         self.context = context
         self.clock = clock
+        self.deadline = deadline
         self.body = body
+    }
+
+    /// Whether a copy starting now would start at or after the request's deadline. Read
+    /// outside the lock: a manual clock's time is behind a lock of its own.
+    private var isPastDeadline: Bool {
+        guard let deadline else { return false }
+        return clock.now >= deadline
     }
 
     private func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
@@ -178,6 +202,12 @@ final class HedgeLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
     }
 
     private func run(_ number: Int) {
+        // A later copy that `context` ran at or after the deadline (the call itself checked the
+        // first): not sent, as if the budget had refused it.
+        if number > 1, isPastDeadline {
+            notStarted(number)
+            return refused()
+        }
         let begins = withLock { () -> Bool in
             guard !over else {
                 live -= 1
@@ -261,7 +291,10 @@ final class HedgeLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
     /// The timer of the next copy; nothing if the call is over or every copy has started.
     private func scheduleNextCopy() {
         guard delay > .zero else { return hedge() }
-        let entry = DeadlineEntry(deadline: clock.now + delay) { self.hedge() }
+        let due = clock.now + delay
+        // A copy due at or after the deadline would not start: no timer for it.
+        if let deadline, due >= deadline { return }
+        let entry = DeadlineEntry(deadline: due) { self.hedge() }
         let failure = withLock { () -> TimerUnavailableError? in
             guard !over, started < copies, wait == nil else { return nil }
             do throws(TimerUnavailableError) {
@@ -282,9 +315,11 @@ final class HedgeLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
 
     /// The delay passed with no copy fulfilled: the next copy, if the budget lets it through.
     private func hedge() {
+        // A timer that fired late, or a delay of zero, at or after the deadline: no copy.
+        let late = isPastDeadline
         let number = withLock { () -> Int? in
             wait = nil
-            guard !over, started < copies else { return nil }
+            guard !over, started < copies, !late else { return nil }
             started += 1
             live += 1
             return started
@@ -299,12 +334,15 @@ final class HedgeLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
     /// with the last error once no copy is left.
     private func copyFailed(_ error: any Error) {
         guard isRetryable(error) else { return conclude(.rejected, error: error) }
+        // Past the deadline no copy starts: this failure is then the last hope's, if no copy is
+        // pending.
+        let late = isPastDeadline
         // Counted before the budget is asked, so that the timer cannot start the same copy.
         let next = withLock { () -> (number: Int?, last: Bool) in
             lastError = error
             live -= 1
             guard !over else { return (nil, false) }
-            guard started < copies else { return (nil, live == 0) }
+            guard started < copies, !late else { return (nil, live == 0) }
             started += 1
             live += 1
             return (started, false)

@@ -4,6 +4,13 @@
 /// so that they never shadow a `start` method of your own types, and nothing here is named
 /// `Task`. Every form returns a future at once; the work runs on the context you pass (`.inline`
 /// by default: on this thread, before `start` returns).
+///
+/// A start is work begun for a request, so a request's ``Deadline`` that has passed where it is
+/// asked for (``Deadline/current``, on its own clock: a start keeps no time) refuses it: the
+/// closure or job never runs, and its future is rejected with the deadline's
+/// ``Deadline/exceededError``. A step chained onto work (`then`, `recover`, …) is not refused:
+/// it finishes work already begun, and the request's own timeout ends that (see
+/// <doc:Deadlines>).
 extension Future {
     /// Starts `job` with `input` on `context`, and returns the job's future.
     ///
@@ -14,6 +21,8 @@ extension Future {
     /// - A job already started (or finished) is not started again: the repeat is reported
     ///   through ``PetalDiagnostics/handler``, and its future is returned as it
     ///   is. A job already cancelled is not started, silently.
+    /// - A request's deadline that has passed here refuses the start: the job fails with the
+    ///   deadline's ``Deadline/exceededError`` and `start(with:)` is never called.
     ///
     /// - Parameters:
     ///   - job: The job to start.
@@ -45,7 +54,9 @@ extension Future {
     ///
     /// - Where and when: `body` runs once on `context` (with `.inline`, on this thread before
     ///   this returns).
-    /// - Returns: a future fulfilled with what `body` returns, or rejected with what it throws.
+    /// - Returns: a future fulfilled with what `body` returns, or rejected with what it throws;
+    ///   rejected with the request's ``Deadline/exceededError``, and `body` never run, when the
+    ///   request's deadline has passed here.
     ///
     /// For a `body` that returns a future (work that is itself asynchronous), use
     /// ``startFollowing(on:executing:)``: a future of that future's outcome. The two have
@@ -57,6 +68,7 @@ extension Future {
     public static func start<Context: ExecutionContext>(
         on context: Context = .inline, executing body: @escaping @Sendable () throws -> Value
     ) -> Future<Value> {
+        if Deadline.inUse, let refusal = Deadline.refusal() { return .rejected(with: refusal) }
         let storage = FutureStorage<Value>.makePending()
         // The storage is resolved only by this one run, and a Future of a non-Sendable value
         // cannot leave this thread, so handing it to the context is sound.
@@ -85,7 +97,9 @@ extension Future {
     ///   this returns), unless the returned future was cancelled by a request before it could
     ///   run: then it never runs.
     /// - Returns: a future resolved exactly as the future `body` returns (fulfilled, rejected or
-    ///   cancelled alike: that future is this work); rejected with what `body` throws.
+    ///   cancelled alike: that future is this work); rejected with what `body` throws; rejected
+    ///   with the request's ``Deadline/exceededError``, and `body` never run, when the request's
+    ///   deadline has passed here.
     /// - Cancellation: the returned future passes requests on from the start, as a job's does.
     ///   A request on it (a task awaiting it with `cancellingUpstream: true` that is cancelled,
     ///   a combinator or a timeout over it that gives up):
@@ -104,6 +118,7 @@ extension Future {
     public static func startFollowing<Context: ExecutionContext>(
         on context: Context = .inline, executing body: @escaping @Sendable () throws -> Future<Value>
     ) -> Future<Value> {
+        if Deadline.inUse, let refusal = Deadline.refusal() { return .rejected(with: refusal) }
         let storage = FutureStorage<Value>.makePending()
         // Propagating from the start, so that whoever awaits or combines it now is counted; a
         // request before `body` begins cancels it, and `body` never runs (the start gate).
@@ -155,6 +170,12 @@ extension Job {
     @usableFromInline
     final func launch<Context: ExecutionContext>(with input: Input, on context: Context) {
         guard enqueue() else { return }
+        // Refused after the job was claimed, so that a start refused is still a start (no
+        // repeat), and its future fails as the job's own work would.
+        if Deadline.inUse, let refusal = Deadline.refusal() {
+            fail(with: refusal)
+            return
+        }
         if Context.self == InlineExecutionContext.self {
             start(with: input)
             return

@@ -26,6 +26,16 @@ extension Future {
     ///   returned future is cancelled, also when the request overlaps an attempt's rejection.
     ///   A request that arrives while another thread runs `body` waits for `body` to return,
     ///   then asks the attempt it started: keep `body` to starting the work.
+    /// - A request's deadline: with a ``Deadline`` bound here (``Deadline/current``) and kept by
+    ///   `clock`, a call asked for once it has passed is refused before the first attempt: the
+    ///   returned future is rejected with its ``Deadline/exceededError``. A rejection whose wait
+    ///   before the next attempt would end at or after the deadline gives up at once, rejected
+    ///   with that attempt's error: the next attempt could not start in time, and waiting for a
+    ///   deadline only to fail then would hold the caller for nothing (and the attempt's error
+    ///   says more than a timeout would). The attempt running at the deadline runs on: the
+    ///   request's own timeout ends it. A deadline of another clock is ignored (see
+    ///   <doc:Deadlines>); every attempt, including one started from the timer thread, runs with
+    ///   the deadline that was current here.
     /// - Any policy is accepted: a value out of its range (`attempts` below 1, a `multiplier` or
     ///   `jitter` that is not a number, a wait past ``DeadlineClock/longestWait``) is read as
     ///   ``RetryPolicy`` documents (`attempts: 0` runs `body` once) and reported here, once per
@@ -47,12 +57,15 @@ extension Future {
         _ policy: RetryPolicy, on context: Context = .inline, clock: DeadlineClock = .continuous,
         _ body: @escaping @Sendable () throws -> Future<Value>
     ) -> Future<Value> {
+        let deadline = Deadline.inUse ? Deadline.current(on: clock) : nil
+        if let deadline, deadline.hasPassed { return .rejected(with: deadline.exceededError) }
         policy.reportAdjustments()
         let result = FutureStorage<Value>.makePending()
         // Checked here: passing `body` through the generic `carrying` would cost two
         // reabstraction thunks (128 bytes) even with no carrier.
         let body = CallbackContext.isEnabled ? CallbackContext.carrying(body) : body
-        let retry = RetryLoop(result: result, policy: policy, context: context, clock: clock, body: body)
+        let retry = RetryLoop(
+            result: result, policy: policy, context: context, clock: clock, deadline: deadline?.instant, body: body)
         result.markPropagating()
         result.addCancellationAction { retry.stop() }
         retry.startAttempt(1)
@@ -95,6 +108,8 @@ final class RetryLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
     private let policy: RetryPolicy
     private let context: Context
     private let clock: DeadlineClock
+    /// The request's deadline on `clock`, if one was bound: no attempt starts at or after it.
+    private let deadline: ContinuousClock.Instant?
     private let body: @Sendable () throws -> Future<Value>
     /// The current attempt's future while it is pending (dropped once it resolves, so that a
     /// wait does not keep a failed attempt and its error alive).
@@ -114,12 +129,13 @@ final class RetryLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
 
     init(
         result: FutureStorage<Value>, policy: RetryPolicy, context: Context, clock: DeadlineClock,
-        body: @escaping @Sendable () throws -> Future<Value>
+        deadline: ContinuousClock.Instant?, body: @escaping @Sendable () throws -> Future<Value>
     ) {
         self.result = result
         self.policy = policy
         self.context = context
         self.clock = clock
+        self.deadline = deadline
         self.body = body
     }
 
@@ -174,14 +190,20 @@ final class RetryLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
                     if last {
                         self.result.fail(.rejected, error: error)
                     } else {
-                        self.scheduleAttempt(number + 1)
+                        self.scheduleAttempt(number + 1, after: error)
                     }
                 }
             })
     }
 
-    private func scheduleAttempt(_ number: Int) {
+    /// Waits before attempt `number`, which follows a rejection with `error`; gives up at once
+    /// with `error` if the attempt would start at or after the deadline.
+    private func scheduleAttempt(_ number: Int, after error: any Error) {
         let delay = policy.delay(beforeAttempt: number, random: Double.random(in: 0..<1))
+        if let deadline, clock.now + delay >= deadline {
+            _ = result.fail(.rejected, error: error)
+            return
+        }
         guard delay > .zero else { return startAttempt(number) }
         let wait = DeadlineEntry(deadline: clock.now + delay) { self.startAttempt(number) }
         // Scheduled and remembered under the lock, so that a request either comes first (no

@@ -26,6 +26,13 @@ extension Future {
     /// - the deadline passes first: **rejected** with a ``FutureTimeoutError`` carrying the
     ///   deadline and `duration`. A resolution of this future after that changes nothing.
     ///
+    /// A request's ``Deadline`` bound here (``Deadline/current``) that comes before `duration`
+    /// has passed, and is kept by `clock`, ends the wait instead: the returned future is then
+    /// rejected with that deadline's ``Deadline/exceededError`` (its instant, and a `nil`
+    /// duration: this future was not given `duration`), the error a handler answers every end of
+    /// a request's time with. A deadline of another clock cannot be compared with this one's
+    /// time, and is ignored. See <doc:Deadlines>.
+    ///
     /// When this future is already resolved, or `duration` is zero or negative, the answer is
     /// decided at once and the returned future is already resolved: no timer is involved, and
     /// `context` is not used. A deadline already passed gives up on a pending receiver as any
@@ -70,6 +77,11 @@ extension Future {
     /// - the deadline passes first: **rejected** with a ``FutureTimeoutError`` carrying
     ///   `deadline`. A resolution of this future after that changes nothing.
     ///
+    /// A request's ``Deadline`` bound here (``Deadline/current``) that comes before `deadline`,
+    /// and is kept by `clock`, ends the wait instead: the returned future is then rejected with
+    /// that deadline's ``Deadline/exceededError``. A deadline of another clock is ignored. See
+    /// <doc:Deadlines>.
+    ///
     /// When this future is already resolved, or `deadline` has already passed, the answer is
     /// decided at once and the returned future is already resolved: no timer is involved, and
     /// `context` is not used. A deadline already passed gives up on a pending receiver as any
@@ -110,6 +122,14 @@ extension Future {
         at deadline: ContinuousClock.Instant, duration: Duration?, now: ContinuousClock.Instant, on context: Context,
         clock: DeadlineClock, cancellingUpstream: Bool
     ) -> Future<Value> {
+        var deadline = deadline
+        var duration = duration
+        // A request's deadline that comes first ends the wait, with its own error: the
+        // duration asked for is not what this future was given.
+        if Deadline.inUse, let request = Deadline.currentInstant(before: deadline, on: clock) {
+            deadline = request
+            duration = nil
+        }
         let expired = FutureTimeoutError(deadline: deadline, duration: duration)
         // Unchecked: the timer thread resolves `output` with an error only and never touches a
         // value; a value moves only from the receiver's resolving thread (or `context`) to the
