@@ -27,6 +27,8 @@ let package = Package(
         .library(name: "PetalMetrics", targets: ["PetalMetrics"]),
         // Empty unless the Hummingbird trait is on.
         .library(name: "PetalHummingbird", targets: ["PetalHummingbird"]),
+        // Empty unless the ServiceLifecycle trait is on.
+        .library(name: "PetalServiceLifecycle", targets: ["PetalServiceLifecycle"]),
         // Empty unless the Prototypes trait is on: designs measured by the benchmarks, not API.
         .library(name: "PetalPrototypes", targets: ["PetalPrototypes"]),
     ],
@@ -46,6 +48,13 @@ let package = Package(
                 """,
             // The one-call install puts PetalNIO's LoadShedder in the server's pipeline.
             enabledTraits: ["NIO"]
+        ),
+        .trait(
+            name: "ServiceLifecycle",
+            description: """
+                PetalServiceLifecycle: RequestDrain, a swift-service-lifecycle Service that asks the \
+                requests in flight to stop on graceful shutdown and waits for them.
+                """
         ),
         .trait(
             name: "Tracing",
@@ -83,6 +92,7 @@ let package = Package(
         // Without Hummingbird's default traits (swift-configuration, full Foundation): an
         // application that wants them names them in its own dependency, and gets them.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // libatomic_ops, the default atomics of the C core where it is installed. Optional: without
@@ -137,6 +147,16 @@ let package = Package(
             ]
         ),
         .target(
+            name: "PetalServiceLifecycle",
+            dependencies: [
+                "Petal",
+                .product(
+                    name: "ServiceLifecycle", package: "swift-service-lifecycle",
+                    condition: .when(traits: ["ServiceLifecycle"])
+                ),
+            ]
+        ),
+        .target(
             name: "PetalTracing",
             dependencies: [
                 "Petal",
@@ -188,6 +208,21 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras", condition: .when(traits: ["Hummingbird"])),
                 .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Hummingbird"])),
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Hummingbird"])),
+            ]
+        ),
+        .testTarget(
+            name: "PetalServiceLifecycleTests",
+            dependencies: [
+                "PetalServiceLifecycle",
+                .product(
+                    name: "ServiceLifecycle", package: "swift-service-lifecycle",
+                    condition: .when(traits: ["ServiceLifecycle"])
+                ),
+                .product(
+                    name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle",
+                    condition: .when(traits: ["ServiceLifecycle"])
+                ),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["ServiceLifecycle"])),
             ]
         ),
         .testTarget(

@@ -5,7 +5,7 @@
     import Petal
     import PetalNIO
 
-    /// Gives each request a ``Petal/Deadline`` counted from its arrival, and runs the rest of the
+    /// Gives each request a Petal `Deadline` counted from its arrival, and runs the rest of the
     /// request inside it; answers 504 Gateway Timeout, without running the rest, to a request
     /// whose deadline has already passed when it gets here.
     ///
@@ -16,16 +16,16 @@
     /// The deadline is the request's arrival plus `budget`, or, when the request carries a
     /// `grpc-timeout` header, the earlier of that and its arrival plus the header's time: a
     /// caller may shorten a request's time, never extend it. The arrival is the stamp of the
-    /// PetalNIO `LoadShedder` (see ``Hummingbird/HTTPServerBuilder/http1(shedding:refusal:sheddable:onShed:configuration:)``),
+    /// PetalNIO `LoadShedder` (see ``HummingbirdCore/HTTPServerBuilder/http1(shedding:refusal:sheddable:onShed:configuration:)``),
     /// which counts the time a request waited for a task and in the middleware before this one;
     /// without a shedder in the pipeline, it is when the request gets here. A stamp later than
     /// now, which only a client could have made, counts as now: a forged stamp can shorten its
     /// own request's time, never extend it.
     ///
-    /// Inside, ``Petal/Deadline/current`` is the deadline (or an earlier one bound outside): every
+    /// Inside, `Deadline.current` is the deadline (or an earlier one bound outside): every
     /// Petal timeout, hedge, limit wait and retry of the request ends by it, and its
-    /// ``Petal/Deadline/remaining`` (or ``Petal/Deadline/grpcTimeout``) is what an outgoing call
-    /// passes on. An error that Petal ended with the deadline's ``Petal/FutureTimeoutError``
+    /// `remaining` (or `grpcTimeout`, the header's form) is what an outgoing call
+    /// passes on. An error that Petal ended with the deadline's `FutureTimeoutError`
     /// and that the route let through is answered with 504 too.
     ///
     /// Add it first, or after the middleware that must run for every request (logging, say):

@@ -42,7 +42,7 @@
     }
 
     extension HTTP1Channel.Configuration {
-        /// Puts a PetalNIO `LoadShedder` for `limit` first of ``additionalChannelHandlers``, a
+        /// Puts a PetalNIO `LoadShedder` for `limit` first of `additionalChannelHandlers`, a
         /// new one for each connection: for a server built from the configuration some other way
         /// than ``HTTPServerBuilder/http1(shedding:refusal:sheddable:onShed:configuration:)``
         /// (a TLS one, say).

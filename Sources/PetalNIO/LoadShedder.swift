@@ -6,7 +6,7 @@
     import Petal
 
     /// Refuses requests on the event loop, before they reach the server's router, while a
-    /// ``Petal/ConcurrencyLimit`` and its queue are full; and stamps every request it passes on
+    /// `ConcurrencyLimit` and its queue are full; and stamps every request it passes on
     /// with its arrival (``RequestArrival``).
     ///
     /// Why on the loop: under overload a server spends its CPU on the requests it refuses
@@ -21,7 +21,7 @@
     /// It is a handler of one connection: make one per channel.
     ///
     /// What it decides, and where (all on the channel's event loop):
-    /// - A request is refused when ``Petal/ConcurrencyLimit/isFull``, the `sheddable` predicate
+    /// - A request is refused when the limit's `isFull`, the `sheddable` predicate
     ///   given to ``init(limit:refusal:sheddable:onShed:clock:)`` accepts its head, and the
     ///   connection has no response outstanding: on a pipelining connection a response written
     ///   here would overtake the earlier ones, so requests queued behind another go through.

@@ -4,7 +4,7 @@
     import Petal
 
     /// When a request arrived, as ``LoadShedder`` stamps it into the request's header fields, so
-    /// that what runs later (a middleware setting the request's ``Petal/Deadline``) counts the
+    /// that what runs later (a middleware setting the request's Petal `Deadline`) counts the
     /// request's budget from its arrival, not from when a task got round to it.
     ///
     /// Why a header: it is the one thing an HTTP server passes from a channel handler to the
