@@ -21,7 +21,9 @@ let package = Package(
         // Each trait turns on one product: the shedder (NIO), the server builder and deadline
         // middleware (Hummingbird), the drain (ServiceLifecycle).
         .package(path: petalRoot.path, traits: ["NIO", "Hummingbird", "ServiceLifecycle"]),
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // Without its default traits (swift-configuration, full Foundation), as Petal asks for
+        // it: nothing here needs them, and swift-configuration would only lengthen the build.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),

@@ -42,8 +42,9 @@ enum ResilientServer {
         // Before the middleware, which apply to the routes added after them: /stats has no
         // deadline and counts itself in nothing.
         router.get("stats") { _, _ -> Response in .json(try stats.report(backend)) }
-        router.add(middleware: StatsMiddleware(stats: stats, budget: budget))
-        router.add(middleware: DeadlineMiddleware(budget: budget))
+        let deadlines = DeadlineMiddleware<BasicRequestContext>(budget: budget)
+        router.add(middleware: StatsMiddleware(stats: stats, deadlines: deadlines))
+        router.add(middleware: deadlines)
         router.get("fanout") { request, _ -> Response in
             let query = request.uri.queryParameters
             let key = query.get("key", as: Int.self) ?? 1
@@ -63,9 +64,11 @@ enum ResilientServer {
                 // timeout's.
                 guard !deadline.hasPassed else { throw deadline.exceededError }
                 return .json(#"{"sum": \#(sum)}"#)
-            } catch is FutureCancelledError {
-                // Refused by the limit (the cancellation's indirect error), or asked to stop by
-                // the drain.
+            } catch let cancelled as FutureCancelledError {
+                // Work refused because the deadline had passed reaches here as the cancellation
+                // it caused downstream, as a refusal by the limit does (Petal's one failure rule).
+                if cancelled.indirectError is FutureTimeoutError { throw deadline.exceededError }
+                // Refused by the limit, or asked to stop by the drain.
                 return .json(#"{"error": "over the limit, or shutting down"}"#, .serviceUnavailable)
             }
         }

@@ -1,5 +1,7 @@
 import Foundation
 import Hummingbird
+import Petal
+import PetalHummingbird
 import PetalNIO
 import Synchronization
 
@@ -15,13 +17,13 @@ final class Stats: Sendable {
     /// after its deadline it was answered. Sorted only when read: a window holds seconds of load.
     private let window = Mutex((latency: [Duration](), lateness: [Duration]()))
 
-    /// Counts `response`, answered to a request that arrived at `arrival` with `budget`.
-    func count(_ response: Response, arrival: ContinuousClock.Instant, budget: Duration) {
-        let latency = ContinuousClock.now - arrival
+    /// Counts `response`, answered now to a request that arrived at `arrival` with `deadline`.
+    func count(_ response: Response, arrival: ContinuousClock.Instant, deadline: Deadline) {
+        let now = ContinuousClock.now
         switch response.status {
         case .ok:
             completed.add(1, ordering: .relaxed)
-            if latency > budget { late.add(1, ordering: .relaxed) }
+            if now > deadline.instant { late.add(1, ordering: .relaxed) }
         case .gatewayTimeout:
             timedOut.add(1, ordering: .relaxed)
         case .serviceUnavailable:
@@ -31,8 +33,8 @@ final class Stats: Sendable {
             return
         }
         window.withLock {
-            $0.latency.append(latency)
-            if response.status == .gatewayTimeout { $0.lateness.append(latency - budget) }
+            $0.latency.append(now - arrival)
+            if response.status == .gatewayTimeout { $0.lateness.append(now - deadline.instant) }
         }
     }
 
@@ -63,17 +65,18 @@ final class Stats: Sendable {
 
 /// Counts every answer of the routes after it, as it leaves for the client: first in the
 /// router, so that it sees the 504s of `DeadlineMiddleware` too, and times each request from
-/// the arrival `LoadShedder` stamped on it.
+/// the arrival `LoadShedder` stamped on it, against the deadline `deadlines` gives it.
 struct StatsMiddleware<Context: RequestContext>: RouterMiddleware {
     let stats: Stats
-    let budget: Duration
+    let deadlines: DeadlineMiddleware<Context>
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         let arrival = RequestArrival.instant(in: request.headers) ?? .now
+        let deadline = deadlines.deadline(of: request)
         let response = try await next(request, context)
-        stats.count(response, arrival: arrival, budget: budget)
+        stats.count(response, arrival: arrival, deadline: deadline)
         return response
     }
 }
