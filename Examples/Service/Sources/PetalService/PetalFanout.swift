@@ -47,6 +47,9 @@ struct PetalFanout: Fanout {
             // A refusal by a limit upstream of the timeout reaches here as the cancellation
             // it caused (Petal's one failure rule), carrying the refusal as its indirect error.
             if let refusal = cancelled.indirectError as? ConcurrencyLimitExceededError { throw refusal }
+            // So does work refused because the request's deadline had passed (a limit's queue, a
+            // hedge, a start): answered 504, as the timeout's own error is.
+            if cancelled.indirectError is FutureTimeoutError { return nil }
             if drain.isDraining { throw ShuttingDownError() }
             throw cancelled
         }
