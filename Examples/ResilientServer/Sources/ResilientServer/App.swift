@@ -5,6 +5,7 @@ import NIOCore
 import NIOPosix
 import Petal
 import PetalHummingbird
+import PetalNIO
 import PetalServiceLifecycle
 import ServiceLifecycle
 
@@ -52,9 +53,13 @@ enum ResilientServer {
             // Bounded so that the sum cannot overflow (a trap would take the server down).
             guard (1...256).contains(n), abs(key) <= 1_000_000_000_000 else { throw HTTPError(.badRequest) }
             let deadline = Deadline.current ?? Deadline(after: budget)
+            // Once admitted, one hop to the backend's loop: the calls' promises are made,
+            // answered and freed on the thread their answers come from.
             let answers = limit.run {
-                let calls = (1...n).map { index in Future.hedging(hedging) { backend.call(index, key: key) } }
-                return Future.fulfillingWhen(calls)
+                Future.startFollowing(on: .eventLoop(backend.loop)) {
+                    let calls = (1...n).map { index in Future.hedging(hedging) { backend.call(index, key: key) } }
+                    return Future.fulfillingWhen(calls)
+                }
             }.timeout(by: deadline)
             drain.track(answers)
             do {

@@ -8,7 +8,7 @@ import Synchronization
 final class Backend: Sendable {
     /// Its own loop, as a client library's connections have theirs: a flood at the server's
     /// front door then delays no answer.
-    private let loop = MultiThreadedEventLoopGroup(numberOfThreads: 1).next()
+    let loop = MultiThreadedEventLoopGroup(numberOfThreads: 1).next()
 
     let started = Atomic<Int>(0)
     let answered = Atomic<Int>(0)
