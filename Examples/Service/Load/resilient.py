@@ -112,7 +112,7 @@ def summarize(args):
             f"{fmt(median([r['p50_ms'] for r in runs_of]))} | {fmt(median([r['p99_ms'] for r in runs_of]))} | "
             f"{sum(r['late'] for r in runs_of)} | {fmt(median([r['lateness_p99_ms'] for r in runs_of]))} |")
     lines = [
-        f"Scripts/service --only resilient ({env.get('mode', '?')}, {env.get('build', '?')} build), commit "
+        f"Scripts/service ({env.get('mode', '?')} mode, {env.get('build', '?')} build), commit "
         f"{env.get('commit', '?')}, {env.get('date', '?')}, {env.get('machine', '?')}: N = 32, "
         f"medians of {len(rounds)} round(s) of {env.get('duration', '?')} s, calm then flood each round.",
         "",
