@@ -67,7 +67,11 @@
         ///
         /// Safe from any thread. The drain holds the future (not only a weak reference): a
         /// request's future is what stands for it, whoever else holds it or not.
-        public func track<Value: Sendable>(_ future: Future<Value>) {
+        ///
+        /// - Returns: `future`, to await or chain where it is made:
+        ///   `try await drain.track(quotes.fetch(for: request)).value`.
+        @discardableResult
+        public func track<Value: Sendable>(_ future: Future<Value>) -> Future<Value> {
             let (number, draining) = state.withLock { state in
                 let number = state.nextNumber
                 state.nextNumber += 1
@@ -78,6 +82,7 @@
             // Subscribed after the insertion, so that a resolution that runs it at once (or on
             // another thread meanwhile) finds the entry to remove.
             future.whenResolved { [self] _ in resolved(number) }
+            return future
         }
 
         private func resolved(_ number: UInt64) {

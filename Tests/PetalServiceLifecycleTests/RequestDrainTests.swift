@@ -47,7 +47,8 @@
             #expect(drain.pendingCount == 2_000)
             for (index, request) in requests.enumerated() where index % 2 == 1 { request.promise.fulfil(with: 0) }
             #expect(drain.pendingCount == 0)
-            drain.track(Future.fulfilled(with: 1))
+            let resolved = Future.fulfilled(with: 1)
+            #expect(drain.track(resolved).peek()?.value == 1)
             #expect(drain.pendingCount == 0)
         }
 
