@@ -61,9 +61,8 @@ enum ResilientServer {
                     return Future.fulfillingWhen(calls)
                 }
             }.timeout(by: deadline)
-            drain.track(answers)
             do {
-                let sum = try await answers.value(cancellingUpstream: true).reduce(0, +)
+                let sum = try await drain.track(answers).value(cancellingUpstream: true).reduce(0, +)
                 // Answers that came after the deadline are answers the client stopped waiting
                 // for: DeadlineMiddleware turns the deadline's error into a 504, as it does the
                 // timeout's.
