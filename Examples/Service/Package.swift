@@ -18,15 +18,17 @@ let package = Package(
     // Synchronization's Atomic and Mutex, as in Petal's own manifest.
     platforms: [.macOS(.v15)],
     dependencies: [
-        // With the NIO trait: BlockingWaits.forbidOnEventLoops() guards the server's loops.
-        .package(path: petalRoot.path, traits: ["NIO"]),
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // NIO: BlockingWaits.forbidOnEventLoops() guards the server's loops, and LoadShedder;
+        // Hummingbird: the shedder installed in the server in one call; ServiceLifecycle: the
+        // drain of the Petal requests on graceful shutdown.
+        .package(path: petalRoot.path, traits: ["NIO", "Hummingbird", "ServiceLifecycle"]),
+        // Without its default traits (swift-configuration, full Foundation), as Petal asks for
+        // it: nothing here needs them, and swift-configuration would only lengthen the build.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
-        // The HTTP parts a channel handler sees in Hummingbird's pipeline (the early shedder).
-        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        // Graceful shutdown: the server runs in a ServiceGroup that turns SIGTERM and SIGINT into
-        // a drain (Hummingbird runs on it too).
+        // Graceful shutdown: the server and the drain run in a ServiceGroup that turns SIGTERM and
+        // SIGINT into a drain (Hummingbird runs on it too).
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // The server-side latency windows of /stats.
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
@@ -37,11 +39,12 @@ let package = Package(
             dependencies: [
                 .product(name: "Petal", package: petal),
                 .product(name: "PetalNIO", package: petal),
+                .product(name: "PetalHummingbird", package: petal),
+                .product(name: "PetalServiceLifecycle", package: petal),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]

@@ -4,7 +4,9 @@ import Logging
 import NIOCore
 import NIOPosix
 import Petal
+import PetalHummingbird
 import PetalNIO
+import PetalServiceLifecycle
 import ServiceLifecycle
 
 /// The service's entry point: parses the command line, builds the routes, and runs the server
@@ -15,7 +17,7 @@ enum PetalService {
     /// flight end within their 20 ms deadline, so this is only reached if something hangs.
     static let shutdownBound = Duration.milliseconds(1500)
 
-    /// The server's own loop: accepting, HTTP, routing, and refusing (`EarlyShedder`), on one
+    /// The server's own loop: accepting, HTTP, routing, and refusing (`LoadShedder`), on one
     /// thread, apart from the backends' loop (`Backend`).
     ///
     /// Why one thread, on a 2-core machine. Under overload (clients that ask again the moment
@@ -47,7 +49,8 @@ enum PetalService {
         BlockingWaits.forbidOnEventLoops()
 
         let backend = Backend()
-        let drain = RequestDrain()
+        // Waits for the Petal requests it asked to stop at most as long as the group waits.
+        let drain = RequestDrain(gracePeriod: shutdownBound)
         let router = Router(context: BasicRequestContext.self)
         Routes.add(to: router, backend: backend, drain: drain, limit: limit)
 
@@ -59,23 +62,28 @@ enum PetalService {
         logger.logLevel = level ?? .warning
 
         // Every connection's pipeline refuses `limited` requests on the loop while the limit is
-        // full (see EarlyShedder).
+        // full (PetalNIO's LoadShedder), and stamps every request with its arrival.
         let shedCounters = backend.counters(of: .limited)
+        let limitedPath = "/fanout/\(Variant.limited.name)"
         let app = Application(
             router: router,
             server: .http1(
-                configuration: .init(additionalChannelHandlers: [EarlyShedder(limit: limit, counters: shedCounters)])),
+                shedding: limit,
+                refusal: .init(
+                    headerFields: [.contentType: "application/json"],
+                    body: ByteBuffer(string: #"{"error": "over the concurrency limit"}"# + "\n")),
+                sheddable: { $0.path?.hasPrefix(limitedPath) ?? false },
+                onShed: { _ in VariantCounters.increment(shedCounters.shed) }),
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "PetalService"),
             onServerRunning: { channel in announce(channel, host: options.host) },
             eventLoopGroupProvider: .shared(frontDoor),
             logger: logger)
 
-        // SIGTERM or SIGINT starts a graceful shutdown: Hummingbird stops accepting and waits for
-        // the requests in flight while the drain asks the Petal ones to stop at once; past the
-        // bound, the group cancels what is left.
+        // SIGTERM or SIGINT starts a graceful shutdown, of the services last first: the drain asks
+        // the Petal requests in flight to stop at once and waits for them, then Hummingbird stops
+        // accepting and waits for the rest; past the bound, the group cancels what is left.
         var configuration = ServiceGroupConfiguration(
-            services: [DrainingServer(app: app, drain: drain)], gracefulShutdownSignals: [.sigterm, .sigint],
-            logger: logger)
+            services: [app, drain], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         configuration.maximumGracefulShutdownDuration = shutdownBound
         configuration.maximumCancellationDuration = shutdownBound
         do {
@@ -98,21 +106,5 @@ enum PetalService {
         let port = channel.localAddress?.port ?? 0
         let shownHost = host.contains(":") ? "[\(host)]" : host
         FileHandle.standardOutput.write(Data("listening on http://\(shownHost):\(port)\n".utf8))
-    }
-}
-
-/// The Hummingbird application, with the drain begun as soon as a graceful shutdown is: both
-/// this handler and the application's own (which stops accepting and waits for the requests in
-/// flight) run when the signal arrives.
-struct DrainingServer<App: ApplicationProtocol>: Service {
-    let app: App
-    let drain: RequestDrain
-
-    func run() async throws {
-        try await withGracefulShutdownHandler {
-            try await app.run()
-        } onGracefulShutdown: {
-            drain.begin()
-        }
     }
 }

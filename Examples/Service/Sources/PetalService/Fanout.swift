@@ -9,6 +9,10 @@ import NIOCore
 protocol Fanout: Sendable {
     /// The variant this is, for its route and its counters.
     static var variant: Variant { get }
+    /// Whether the request's 20 ms count from its arrival on the socket (stamped by the
+    /// shedder), bound as `Deadline.current` around ``sum(of:on:)`` (the Petal variants); or from
+    /// when the route began, by the variant's own timer (the others, which have no Deadline).
+    static var deadlineFromArrival: Bool { get }
 
     /// The sum of every backend's answer, or `nil` when the deadline passed first.
     ///
@@ -26,8 +30,14 @@ protocol Fanout: Sendable {
 }
 
 extension Fanout {
+    static var deadlineFromArrival: Bool { false }
     /// No hedging: no extra copies.
     var hedgesStarted: Int { 0 }
     var currentLimit: Int? { nil }
     func answered(after elapsed: Duration, timedOut: Bool) {}
+}
+
+/// What a request refused because the server is shutting down throws: answered with 503.
+struct ShuttingDownError: Error, CustomStringConvertible {
+    var description: String { "the server is shutting down" }
 }

@@ -1,6 +1,7 @@
 import NIOCore
 import Petal
 import PetalNIO
+import PetalServiceLifecycle
 
 /// The Petal fan-out with every backend call hedged: a call that has not answered after
 /// ``policy``'s delay gets a second copy, and a third after twice the delay; the first answer
@@ -21,6 +22,7 @@ import PetalNIO
 ///   further. In calm it lets through the ~2% the policy asks for.
 struct HedgedFanout: Fanout {
     static let variant = Variant.hedged
+    static let deadlineFromArrival = true
 
     /// Copies at most, the delay between them, and the budget.
     static func policy(budget: HedgingBudget) -> HedgingPolicy {
@@ -46,12 +48,13 @@ struct HedgedFanout: Fanout {
     var hedgesStarted: Int { budget.extraCopiesSent }
 
     func sum(of request: FanoutRequest, on loop: any EventLoop) async throws -> Int? {
-        try await PetalFanout.sum(of: answers(to: request, on: loop, within: FanoutRequest.deadline), drain: drain)
+        let deadline = Deadline.current ?? Deadline(after: FanoutRequest.deadline)
+        return try await PetalFanout.sum(of: answers(to: request, on: loop, within: deadline), drain: drain)
     }
 
     /// The answers of every backend, each call hedged, started on `loop`; bounded by `deadline`
     /// if given (``LimitedFanout`` bounds the wait in its queue and the calls together).
-    func answers(to request: FanoutRequest, on loop: any EventLoop, within deadline: Duration?) -> Future<[Int]> {
+    func answers(to request: FanoutRequest, on loop: any EventLoop, within deadline: Deadline?) -> Future<[Int]> {
         let policy = Self.policy(budget: budget)
         return Future.startFollowing(on: .eventLoop(loop)) { [backend, countedAs] in
             let calls = (1...request.count).map { index in
@@ -62,7 +65,7 @@ struct HedgedFanout: Fanout {
                 }
             }
             let all = Future.fulfillingWhen(calls)
-            return deadline.map { all.timeout(after: $0) } ?? all
+            return deadline.map { all.timeout(by: $0) } ?? all
         }
     }
 }

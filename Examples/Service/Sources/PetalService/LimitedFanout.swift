@@ -1,5 +1,6 @@
 import NIOCore
 import Petal
+import PetalServiceLifecycle
 
 /// ``HedgedFanout`` behind a `ConcurrencyLimit` on the requests: at most `maximum` requests
 /// fanning out at once and `queue` waiting; past that, a request is refused at once (the route
@@ -11,6 +12,7 @@ import Petal
 /// one that is running has its calls cancelled, which frees its slot for the next in line.
 struct LimitedFanout: Fanout {
     static let variant = Variant.limited
+    static let deadlineFromArrival = true
 
     /// The hedged fan-out that runs once admitted, counted as this variant.
     let hedged: HedgedFanout
@@ -34,8 +36,9 @@ struct LimitedFanout: Fanout {
     func sum(of request: FanoutRequest, on loop: any EventLoop) async throws -> Int? {
         // A refusal is a rejection with `ConcurrencyLimitExceededError`, which the route turns
         // into a 503 (`timeout` passes it on as the indirect error of its cancellation).
+        let deadline = Deadline.current ?? Deadline(after: FanoutRequest.deadline)
         let answers = limit.run { [hedged] in hedged.answers(to: request, on: loop, within: nil) }
-            .timeout(after: FanoutRequest.deadline)
+            .timeout(by: deadline)
         return try await PetalFanout.sum(of: answers, drain: hedged.drain)
     }
 }

@@ -1,6 +1,7 @@
 import NIOCore
 import Petal
 import PetalNIO
+import PetalServiceLifecycle
 
 /// The fan-out with Petal: on the backends' event loop, each backend call is a `Promise<Int>`;
 /// `fulfillingWhen` combines them, `timeout` bounds the whole, and the handler awaits the result.
@@ -11,6 +12,7 @@ import PetalNIO
 /// time, the timeout takes its deadline out of Petal's timer heap at once.
 struct PetalFanout: Fanout {
     static let variant = Variant.petal
+    static let deadlineFromArrival = true
 
     /// The backends, with this variant's counters.
     let backend: Backend
@@ -22,11 +24,12 @@ struct PetalFanout: Fanout {
         // and freed on one thread, not made on this task's thread and answered on the loop's.
         // One hop per request, as the nio variant makes; the started future follows the one the
         // closure returns, and passes the awaiting task's cancellation on to it.
+        let deadline = Deadline.current ?? Deadline(after: FanoutRequest.deadline)
         let all: Future<[Int]> = Future.startFollowing(on: .eventLoop(loop)) { [backend] in
             let calls = (1...request.count).map {
                 Self.call($0, key: request.key, on: loop, backend: backend, for: Self.variant)
             }
-            return Future.fulfillingWhen(calls).timeout(after: FanoutRequest.deadline)
+            return Future.fulfillingWhen(calls).timeout(by: deadline)
         }
         return try await Self.sum(of: all, drain: drain)
     }
@@ -34,8 +37,7 @@ struct PetalFanout: Fanout {
     /// Awaits `answers` and adds them up: `nil` when the deadline passed first. While it waits,
     /// the request is in `drain`, and a shutdown that begins asks it to stop.
     static func sum(of answers: Future<[Int]>, drain: RequestDrain) async throws -> Int? {
-        let tracked = drain.track(answers)
-        defer { withExtendedLifetime(tracked) {} }
+        drain.track(answers)
         do {
             // Also votes for cancelling the calls if the request's task is cancelled.
             return try await answers.value(cancellingUpstream: true).reduce(0, +)
@@ -45,7 +47,10 @@ struct PetalFanout: Fanout {
             // A refusal by a limit upstream of the timeout reaches here as the cancellation
             // it caused (Petal's one failure rule), carrying the refusal as its indirect error.
             if let refusal = cancelled.indirectError as? ConcurrencyLimitExceededError { throw refusal }
-            if drain.isStopping { throw ShuttingDownError() }
+            // So does work refused because the request's deadline had passed (a limit's queue, a
+            // hedge, a start): answered 504, as the timeout's own error is.
+            if cancelled.indirectError is FutureTimeoutError { return nil }
+            if drain.isDraining { throw ShuttingDownError() }
             throw cancelled
         }
     }

@@ -1,6 +1,8 @@
 import Hummingbird
 import NIOCore
 import Petal
+import PetalNIO
+import PetalServiceLifecycle
 
 /// The service's routes: `GET /fanout/<variant>` for each variant, and `GET /stats`.
 enum Routes {
@@ -39,11 +41,20 @@ enum Routes {
         let counters = backend.counters(of: F.variant)
         router.get("fanout/\(F.variant.name)") { request, _ in
             let start = ContinuousClock.now
+            // Stamped on the event loop by the shedder as the head was read: the time a request
+            // waits for a task, under a flood, counts against its deadline.
+            let arrival = RequestArrival.instant(in: request.headers).map { min($0, start) } ?? start
+            let deadline = Deadline(after: FanoutRequest.deadline, from: F.deadlineFromArrival ? arrival : start)
             let parameters = try FanoutRequest(request)
             let sum: Int?
             do {
-                guard !drain.isStopping else { throw ShuttingDownError() }
-                sum = try await fanout.sum(of: parameters, on: backend.nextLoop())
+                guard !drain.isDraining else { throw ShuttingDownError() }
+                let loop = backend.nextLoop()
+                if F.deadlineFromArrival {
+                    sum = try await Deadline.withValue(deadline) { try await fanout.sum(of: parameters, on: loop) }
+                } else {
+                    sum = try await fanout.sum(of: parameters, on: loop)
+                }
             } catch is ConcurrencyLimitExceededError {
                 VariantCounters.increment(counters.shed)
                 return Response.json(#"{"error": "over the concurrency limit"}"# + "\n", status: .serviceUnavailable)
@@ -59,6 +70,7 @@ enum Routes {
                 return Response.json(#"{"error": "deadline"}"# + "\n", status: .gatewayTimeout)
             }
             VariantCounters.increment(counters.completed)
+            if deadline.hasPassed { VariantCounters.increment(counters.late) }
             return Response.json(#"{"sum": \#(sum)}"# + "\n")
         }
     }

@@ -17,6 +17,8 @@ struct VariantStats: Codable, Sendable {
     var timedOut: Int
     /// Requests answered 503 at once: refused by the concurrency limit, or during shutdown.
     var shed: Int
+    /// Requests answered 200 after their deadline (counted in `completed` too).
+    var late: Int
     /// Extra copies of backend calls sent (hedges).
     var hedges: Int
     /// The median server-side latency, in ms, of the requests answered 200 or 504 since the
@@ -31,7 +33,7 @@ struct VariantStats: Codable, Sendable {
     var limit: Int?
 
     enum CodingKeys: String, CodingKey {
-        case started, answered, cancelled, pending, completed, timedOut, shed, hedges, limit
+        case started, answered, cancelled, pending, completed, timedOut, shed, late, hedges, limit
         case p50Milliseconds = "p50_ms"
         case p99Milliseconds = "p99_ms"
         case windowCount = "window"

@@ -14,6 +14,9 @@ final class VariantCounters: Sendable {
     let cancelled = Atomic<Int>(0)
     /// Requests answered 200, with the sum.
     let completed = Atomic<Int>(0)
+    /// Requests answered 200 after their deadline had passed: answers the client had stopped
+    /// waiting for (it gave up at the deadline), counted among `completed` too.
+    let late = Atomic<Int>(0)
     /// Requests answered 504: the deadline passed first.
     let timedOut = Atomic<Int>(0)
     /// Requests answered 503 at once: refused by a concurrency limit, or by a shutdown.
@@ -46,7 +49,7 @@ final class VariantCounters: Sendable {
             started: started, answered: answered, cancelled: cancelled,
             pending: started - answered - cancelled,
             completed: completed.load(ordering: .relaxed), timedOut: timedOut.load(ordering: .relaxed),
-            shed: shed.load(ordering: .relaxed), hedges: 0,
+            shed: shed.load(ordering: .relaxed), late: late.load(ordering: .relaxed), hedges: 0,
             p50Milliseconds: window.p50, p99Milliseconds: window.p99, windowCount: window.count)
     }
 }

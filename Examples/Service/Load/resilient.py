@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""The minimal example's runs in Scripts/service (Examples/ResilientServer, issue 55).
+
+    resilient.py record    --kind calm|flood --round R --connections C --wrk FILE
+                           --stats-before FILE --stats-after FILE --out runs.jsonl
+    resilient.py summarize --runs runs.jsonl --shutdown-status S --shutdown-stopped P
+                           --shutdown-ms MS --out FILE [--readme README.md] [--env KEY=VALUE ...]
+
+`calm` is wrk -c8 at N = 32, the load the server is sized for (8 requests fanning out at once);
+`flood` is wrk -c256 at nice 19, clients asking again the moment they are answered or refused,
+yielding the cores as clients on other machines would. Per round: the goodput (200s a second,
+as the server counted them), the server-side p50 and p99 of the requests it admitted (from
+their arrival, `/stats`' window), the 504 and 503 shares, `late` (200s answered after their
+deadline) and the p99 of how late each 504 was answered. The summary takes medians over the
+rounds, of each figure and of the per-round flood/calm ratios, against the targets:
+
+    goodput flood/calm >= 0.95, server p99 flood/calm <= 1.5, late = 0, 504 lateness p99 <= 1 ms,
+    SIGTERM under the flood: exit 0 and `stopped: pending 0`.
+
+`summarize` writes FILE (Markdown) and replaces the marked section of the README if given. It
+exits 1 on a response other than 200, 503 or 504, on socket errors, or a failed shutdown; the
+timing targets are reported, not asserted (the machine decides them as much as the server).
+"""
+
+import argparse
+import json
+import os
+import statistics
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from report import read_json, wrk_result  # noqa: E402
+
+BEGIN = "<!-- resilient-results:begin -->"
+END = "<!-- resilient-results:end -->"
+FIELDS = ("started", "answered", "cancelled", "pending", "completed", "timedOut", "shed", "late",
+          "p50Ms", "p99Ms", "timeoutLatenessP99Ms", "window")
+
+
+def record(args):
+    wrk = wrk_result(args.wrk)
+    before, after = read_json(args.stats_before), read_json(args.stats_after)
+    missing = [f for f in FIELDS if f not in after]
+    delta = {k: after[k] - before[k] for k in ("completed", "timedOut", "shed", "late", "started")}
+    served = delta["completed"] + delta["timedOut"] + delta["shed"]
+    seconds = wrk["duration_us"] / 1e6
+    problems = []
+    if missing:
+        problems.append(f"/stats lacks {missing}")
+    # wrk stops with up to one request in flight per connection, which the server may still count.
+    if wrk["requests"] > served or served - wrk["requests"] > args.connections + wrk["errors"]["timeout"]:
+        problems.append(f"wrk counted {wrk['requests']} responses, the server answered {served} with 200, 503 or 504")
+    if wrk["errors"]["status"] > delta["timedOut"] + delta["shed"]:
+        problems.append(f"{wrk['errors']['status']} non-2xx responses, only {delta['timedOut'] + delta['shed']} 504 or 503")
+    # A flood's client waiting past wrk's 2 s timeout (a busy machine, a debug build) is counted,
+    # as Load/tail.py counts it under overload; socket errors, and timeouts in calm, are failures.
+    sockets = {k: v for k, v in wrk["errors"].items() if k not in ("status", "timeout") and v}
+    if sockets or (args.kind == "calm" and wrk["errors"]["timeout"]):
+        problems.append(f"socket errors or timeouts: {dict(sockets, timeout=wrk['errors']['timeout'])}")
+    admitted = delta["completed"] + delta["timedOut"]
+    entry = {
+        "kind": args.kind, "round": args.round, "connections": args.connections, "seconds": seconds,
+        "goodput": delta["completed"] / seconds if seconds else 0,
+        "requests_per_second": served / seconds if seconds else 0,
+        "timeout_share": delta["timedOut"] / admitted if admitted else 0,
+        "shed_share": delta["shed"] / served if served else 0,
+        "late": delta["late"],
+        "wrk_timeouts": wrk["errors"]["timeout"],
+        "calls_per_request": delta["started"] / admitted if admitted else 0,
+        "p50_ms": after["p50Ms"], "p99_ms": after["p99Ms"], "window": after["window"],
+        "lateness_p99_ms": after["timeoutLatenessP99Ms"],
+        "problems": problems,
+    }
+    with open(args.out, "a") as file:
+        file.write(json.dumps(entry) + "\n")
+    lateness = "-" if entry["lateness_p99_ms"] is None else f"{entry['lateness_p99_ms']:.2f} ms"
+    print(f"{args.kind:5} round {args.round}: {entry['goodput']:7.0f} 200s/s  504 {entry['timeout_share']:6.2%}  "
+          f"shed {entry['shed_share']:6.1%}  server p50 {fmt(entry['p50_ms'])} p99 {fmt(entry['p99_ms'])} ms  "
+          f"late {entry['late']}  504 lateness p99 {lateness}  wrk timeouts {entry['wrk_timeouts']}")
+    for problem in problems:
+        print(f"  PROBLEM: {problem}")
+
+
+def fmt(value):
+    return "-" if value is None else f"{value:.2f}"
+
+
+def median(values):
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else None
+
+
+def summarize(args):
+    runs = [json.loads(line) for line in open(args.runs) if line.strip()]
+    by = {kind: {r["round"]: r for r in runs if r["kind"] == kind} for kind in ("calm", "flood")}
+    rounds = sorted(set(by["calm"]) & set(by["flood"]))
+    ratio = lambda key: median(  # noqa: E731
+        [by["flood"][r][key] / by["calm"][r][key] for r in rounds if by["calm"][r][key] and by["flood"][r][key] is not None])
+    goodput_ratio, p99_ratio = ratio("goodput"), ratio("p99_ms")
+    late = sum(r["late"] for r in runs)
+    lateness = median([r["lateness_p99_ms"] for r in by["flood"].values()])
+    lateness_calm = median([r["lateness_p99_ms"] for r in by["calm"].values()])
+    shutdown_ok = args.shutdown_status == 0 and args.shutdown_stopped == "0"
+    env = dict(item.split("=", 1) for item in args.env)
+
+    def met(ok):
+        return "met" if ok else "**not met**"
+
+    rows = []
+    for kind, label in (("calm", "calm: wrk -c8"), ("flood", "flood: wrk -c256 at nice 19")):
+        runs_of = list(by[kind].values())
+        rows.append(
+            f"| {label} | {median([r['goodput'] for r in runs_of]):.0f} | "
+            f"{median([r['timeout_share'] for r in runs_of]):.2%} | {median([r['shed_share'] for r in runs_of]):.1%} | "
+            f"{fmt(median([r['p50_ms'] for r in runs_of]))} | {fmt(median([r['p99_ms'] for r in runs_of]))} | "
+            f"{sum(r['late'] for r in runs_of)} | {fmt(median([r['lateness_p99_ms'] for r in runs_of]))} |")
+    lines = [
+        f"Scripts/service ({env.get('mode', '?')} mode, {env.get('build', '?')} build), commit "
+        f"{env.get('commit', '?')}, {env.get('date', '?')}, {env.get('machine', '?')}: N = 32, "
+        f"medians of {len(rounds)} round(s) of {env.get('duration', '?')} s, calm then flood each round.",
+        "",
+        "| load | 200s/s | 504 | 503 | server p50 ms | server p99 ms | late | 504 lateness p99 ms |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+        *rows,
+        "",
+        "| target | measured | |",
+        "|---|---:|---|",
+        f"| goodput, flood / calm ≥ 0.95 | {fmt(goodput_ratio)} | {met(goodput_ratio is not None and goodput_ratio >= 0.95)} |",
+        f"| server-side p99 of admitted requests, flood / calm ≤ 1.5 | {fmt(p99_ratio)}x | "
+        f"{met(p99_ratio is not None and p99_ratio <= 1.5)} |",
+        f"| `late` (200s after their deadline) = 0 | {late} | {met(late == 0)} |",
+        f"| p99 of how late a 504 is answered ≤ 1 ms (flood; calm {fmt(lateness_calm)}) | {fmt(lateness)} ms | "
+        f"{met(lateness is None or lateness <= 1)} |",
+        f"| SIGTERM under the flood: exit 0, `stopped: pending 0` | exit {args.shutdown_status}, pending "
+        f"{args.shutdown_stopped}, {args.shutdown_ms} ms | {met(shutdown_ok)} |",
+    ]
+    section = "\n".join(lines) + "\n"
+    with open(args.out, "w") as file:
+        file.write(section)
+    print(section)
+    if args.readme:
+        with open(args.readme) as file:
+            text = file.read()
+        start, end = text.find(BEGIN), text.find(END)
+        if start < 0 or end < start:
+            raise SystemExit(f"resilient: {args.readme} has no {BEGIN} ... {END} section")
+        with open(args.readme, "w") as file:
+            file.write(text[: start + len(BEGIN)] + "\n" + section.rstrip() + "\n" + text[end:])
+    problems = [p for r in runs for p in r["problems"]]
+    if not shutdown_ok:
+        problems.append(f"shutdown: exit {args.shutdown_status}, stopped: pending {args.shutdown_stopped}")
+    for problem in problems:
+        print(f"resilient: {problem}", file=sys.stderr)
+    return 1 if problems else 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="command", required=True)
+    rec = commands.add_parser("record")
+    rec.add_argument("--kind", choices=["calm", "flood"], required=True)
+    rec.add_argument("--round", type=int, required=True)
+    rec.add_argument("--connections", type=int, required=True)
+    rec.add_argument("--wrk", required=True)
+    rec.add_argument("--stats-before", required=True)
+    rec.add_argument("--stats-after", required=True)
+    rec.add_argument("--out", required=True)
+    summary = commands.add_parser("summarize")
+    summary.add_argument("--runs", required=True)
+    summary.add_argument("--shutdown-status", type=int, required=True)
+    summary.add_argument("--shutdown-stopped", required=True)
+    summary.add_argument("--shutdown-ms", type=int, required=True)
+    summary.add_argument("--out", required=True)
+    summary.add_argument("--readme")
+    summary.add_argument("--env", action="append", default=[])
+    args = parser.parse_args()
+    if args.command == "record":
+        record(args)
+        return 0
+    return summarize(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
