@@ -19,8 +19,11 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         // Each trait turns on one product: the shedder (NIO), the server builder and deadline
-        // middleware (Hummingbird), the drain (ServiceLifecycle).
-        .package(path: petalRoot.path, traits: ["NIO", "Hummingbird", "ServiceLifecycle"]),
+        // middleware (Hummingbird), the drain (ServiceLifecycle); Tracing, Logging and Metrics
+        // for the service guide's start-up snippets (ServiceGuide). Examples/Service names the
+        // same set, so that the two share one build directory (Scripts/service).
+        .package(
+            path: petalRoot.path, traits: ["NIO", "Hummingbird", "ServiceLifecycle", "Tracing", "Logging", "Metrics"]),
         // Without its default traits (swift-configuration, full Foundation), as Petal asks for
         // it: nothing here needs them, and swift-configuration would only lengthen the build.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
@@ -42,7 +45,26 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
-        )
+        ),
+        // Every Swift snippet of the service guide (UsingPetalInAService.md), as compiled code:
+        // Scripts/check-snippets checks that the article shows exactly these regions, and CI
+        // builds this target with warnings as errors. Never run.
+        .executableTarget(
+            name: "ServiceGuide",
+            dependencies: [
+                .product(name: "Petal", package: petal),
+                .product(name: "PetalNIO", package: petal),
+                .product(name: "PetalHummingbird", package: petal),
+                .product(name: "PetalServiceLifecycle", package: petal),
+                .product(name: "PetalTracing", package: petal),
+                .product(name: "PetalLogging", package: petal),
+                .product(name: "PetalMetrics", package: petal),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

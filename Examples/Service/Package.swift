@@ -20,8 +20,11 @@ let package = Package(
     dependencies: [
         // NIO: BlockingWaits.forbidOnEventLoops() guards the server's loops, and LoadShedder;
         // Hummingbird: the shedder installed in the server in one call; ServiceLifecycle: the
-        // drain of the Petal requests on graceful shutdown.
-        .package(path: petalRoot.path, traits: ["NIO", "Hummingbird", "ServiceLifecycle"]),
+        // drain of the Petal requests on graceful shutdown. Tracing, Logging and Metrics are
+        // Examples/ResilientServer's (its ServiceGuide target): the same set, so that the two
+        // packages share one build directory (Scripts/service); nothing here uses them.
+        .package(
+            path: petalRoot.path, traits: ["NIO", "Hummingbird", "ServiceLifecycle", "Tracing", "Logging", "Metrics"]),
         // Without its default traits (swift-configuration, full Foundation), as Petal asks for
         // it: nothing here needs them, and swift-configuration would only lengthen the build.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),

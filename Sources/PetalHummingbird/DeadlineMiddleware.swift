@@ -26,7 +26,8 @@
     /// Petal timeout, hedge, limit wait and retry of the request ends by it, and its
     /// `remaining` (or `grpcTimeout`, the header's form) is what an outgoing call
     /// passes on. An error that Petal ended with the deadline's `FutureTimeoutError`
-    /// and that the route let through is answered with 504 too.
+    /// and that the route let through is answered with 504 too, and so is a success (2xx) the
+    /// route returned after the deadline had passed: its client had stopped waiting for it.
     ///
     /// Add it first, or after the middleware that must run for every request (logging, say):
     /// the middleware before it spend the request's time but run without its deadline.
@@ -64,7 +65,11 @@
             let deadline = deadline(of: request)
             if deadline.hasPassed { return Response(status: .gatewayTimeout) }
             do {
-                return try await Deadline.withValue(deadline) { try await next(request, context) }
+                let response = try await Deadline.withValue(deadline) { try await next(request, context) }
+                // A success the client stopped waiting for is no success: answered as the
+                // deadline's end, so that no 2xx ever leaves after its request's deadline.
+                guard response.status.kind == .successful, deadline.hasPassed else { return response }
+                return Response(status: .gatewayTimeout)
             } catch let error as FutureTimeoutError where error.deadline == deadline.instant {
                 return Response(status: .gatewayTimeout)
             }

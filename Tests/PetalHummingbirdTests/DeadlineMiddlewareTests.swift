@@ -125,5 +125,17 @@
                 _ = try await Self.run(middleware, head) { throw other }
             }
         }
+
+        @Test("a success returned after the deadline is answered 504; one returned in time, as it is")
+        func lateSuccessIs504() async throws {
+            let clock = DeadlineClock.manual()
+            let middleware = Middleware(budget: .milliseconds(20), clock: clock)
+            let head = try Self.stamped(on: clock)
+            let (inTime, _) = try await Self.run(middleware, head) { clock.advance(by: .milliseconds(19)) }
+            #expect(inTime.status == .ok)
+            let late = try Self.stamped(on: clock)
+            let (answer, _) = try await Self.run(middleware, late) { clock.advance(by: .milliseconds(20)) }
+            #expect(answer.status == .gatewayTimeout)
+        }
     }
 #endif
