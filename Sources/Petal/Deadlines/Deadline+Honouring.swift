@@ -73,3 +73,20 @@ final class HeldDeadline: Sendable {
     /// Whether something due `delay` from now would be due at or after the deadline.
     func isPassed(after delay: Duration) -> Bool { clock.now + delay >= instant }
 }
+
+extension Future {
+    /// A future refused by the request's deadline: rejected with `error` before any work ran,
+    /// and counted as observed.
+    ///
+    /// Why observed: a refusal is the request's own decision that its time is over, made for a
+    /// consumer that has usually given up already (a fan-out decided by its first refused call
+    /// drops the others unobserved). Reported as an unobserved failure, every request that ran
+    /// out of time would print one per call it no longer made.
+    @usableFromInline
+    static func refused(by error: FutureTimeoutError) -> Future<Value> {
+        let storage = FutureStorage<Value>.makeResolved(.rejected(error))
+        // Created resolved on this thread: the mark needs no load of another thread's publish.
+        storage.markFailureObserved()
+        return Future(storage: storage)
+    }
+}

@@ -221,7 +221,7 @@ public final class ConcurrencyLimit: @unchecked Sendable {
     public func run<Value, Context: ExecutionContext>(
         on context: Context = .inline, _ body: @escaping @Sendable () throws -> Future<Value>
     ) -> Future<Value> {
-        if Deadline.inUse, let refusal = Deadline.refusal() { return .rejected(with: refusal) }
+        if Deadline.inUse, let refusal = Deadline.refusal() { return .refused(by: refusal) }
         if Context.self == InlineExecutionContext.self && admit() {
             // No request can arrive before this returns: the operation's own future is the result.
             let operation: Future<Value>

@@ -70,7 +70,7 @@ extension Future {
     ) -> Future<Value> {
         // Refused before the budget counts the call: no call was made.
         let deadline = Deadline.inUse ? Deadline.held(on: clock) : nil
-        if let deadline, deadline.hasPassed { return .rejected(with: deadline.exceededError) }
+        if let deadline, deadline.hasPassed { return .refused(by: deadline.exceededError) }
         policy.reportAdjustments()
         policy.budget?.deposit()
         let result = FutureStorage<Value>.makePending()

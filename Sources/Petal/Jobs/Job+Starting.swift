@@ -68,7 +68,7 @@ extension Future {
     public static func start<Context: ExecutionContext>(
         on context: Context = .inline, executing body: @escaping @Sendable () throws -> Value
     ) -> Future<Value> {
-        if Deadline.inUse, let refusal = Deadline.refusal() { return .rejected(with: refusal) }
+        if Deadline.inUse, let refusal = Deadline.refusal() { return .refused(by: refusal) }
         let storage = FutureStorage<Value>.makePending()
         // The storage is resolved only by this one run, and a Future of a non-Sendable value
         // cannot leave this thread, so handing it to the context is sound.
@@ -118,7 +118,7 @@ extension Future {
     public static func startFollowing<Context: ExecutionContext>(
         on context: Context = .inline, executing body: @escaping @Sendable () throws -> Future<Value>
     ) -> Future<Value> {
-        if Deadline.inUse, let refusal = Deadline.refusal() { return .rejected(with: refusal) }
+        if Deadline.inUse, let refusal = Deadline.refusal() { return .refused(by: refusal) }
         let storage = FutureStorage<Value>.makePending()
         // Propagating from the start, so that whoever awaits or combines it now is counted; a
         // request before `body` begins cancels it, and `body` never runs (the start gate).

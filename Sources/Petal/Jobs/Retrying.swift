@@ -58,7 +58,7 @@ extension Future {
         _ body: @escaping @Sendable () throws -> Future<Value>
     ) -> Future<Value> {
         let deadline = Deadline.inUse ? Deadline.held(on: clock) : nil
-        if let deadline, deadline.hasPassed { return .rejected(with: deadline.exceededError) }
+        if let deadline, deadline.hasPassed { return .refused(by: deadline.exceededError) }
         policy.reportAdjustments()
         let result = FutureStorage<Value>.makePending()
         // Checked here: passing `body` through the generic `carrying` would cost two

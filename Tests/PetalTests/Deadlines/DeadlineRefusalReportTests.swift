@@ -1,0 +1,34 @@
+import Petal
+import Testing
+
+private enum DeadlineRefusedTag {}
+private enum DeadlineControlTag {}
+
+/// Work refused because the request's deadline had passed is not reported as a failure nobody
+/// observed when its future is dropped: the request decided its time was over.
+@Suite("Deadlines: refusals are not unobserved failures")
+struct DeadlineRefusalReportTests {
+    @Test("refused hedges, retries, admissions and starts dropped unobserved report nothing; a rejection does")
+    func refusalsAreQuiet() {
+        _ = probeDiagnostics
+        let clock = DeadlineClock.manual()
+        let limit = ConcurrencyLimit(maximum: 1)
+        let runs = Counter()
+        Deadline.withValue(Deadline(after: .zero, clock: clock)) {
+            let body: @Sendable () -> Future<Probe<DeadlineRefusedTag>> = {
+                runs.increment()
+                return .fulfilled(with: Probe())
+            }
+            // Dropped without a look: reading a failure (peek, a callback) observes it.
+            _ = Future.hedging(HedgingPolicy(copies: 2, delay: .seconds(1)), clock: clock, body)
+            _ = Future.retrying(RetryPolicy(attempts: 3), clock: clock, body)
+            _ = limit.run(body)
+            _ = Future.startFollowing(executing: body)
+        }
+        #expect(runs.value == 0)
+        #expect(unobservedFailures(of: Probe<DeadlineRefusedTag>.self).isEmpty)
+        // The control: the same future rejected by its work is reported when dropped unobserved.
+        _ = Future<Probe<DeadlineControlTag>>.rejected(with: TestError(1))
+        #expect(unobservedFailures(of: Probe<DeadlineControlTag>.self).count == 1)
+    }
+}
