@@ -34,7 +34,7 @@ extension Deadline {
     /// closes before it), and it already holds the earlier of itself and what it found.
     static var captured: Deadline? {
         guard inUse else { return nil }
-        return threadBound ?? bound
+        return CarriedDeadline.onThisThread().map(Deadline.init(carried:)) ?? bound
     }
 
     /// Whether a deadline was ever bound in this process: until then nothing reads or carries one.
@@ -52,7 +52,7 @@ extension Deadline {
     /// (`let deadline = Deadline.current`, then the `async` `withValue` inside the task), or
     /// bind it with the `async` form around the code that creates the task.
     public static func withValue<Result>(_ deadline: Deadline, operation: () throws -> Result) rethrows -> Result {
-        CallbackContext.enableDeadlines(carriedBy: DeadlineCarrier())
+        CallbackContext.enableDeadlines()
         return try bindingOnThisThread(deadline.earlier(of: captured), operation)
     }
 
@@ -65,7 +65,7 @@ extension Deadline {
         _ deadline: Deadline, isolation: isolated (any Actor)? = #isolation,
         operation: () async throws -> Result
     ) async rethrows -> Result {
-        CallbackContext.enableDeadlines(carriedBy: DeadlineCarrier())
+        CallbackContext.enableDeadlines()
         return try await $bound.withValue(deadline.earlier(of: captured), operation: operation, isolation: isolation)
     }
 
@@ -78,56 +78,48 @@ extension Deadline {
     /// any thread- or task-local context does). Like the synchronous
     /// ``withValue(_:operation:)-(_,()->Result)``, a binding of this thread only.
     public static func withoutValue<Result>(operation: () throws -> Result) rethrows -> Result {
-        CallbackContext.enableDeadlines(carriedBy: DeadlineCarrier())
+        CallbackContext.enableDeadlines()
         return try bindingOnThisThread(.unbounded, operation)
     }
 
-    /// The deadline a synchronous binding holds on this thread, or `nil` when none is open.
-    private static var threadBound: Deadline? {
-        let slot = petal_deadline_slot_current().unsafelyUnwrapped
-        guard let clock = slot.pointee.clock else { return nil }
-        // Retained here, unretained in the slot: the binding's frame keeps it alive meanwhile.
-        return Deadline(
-            bound: unsafeBitCast((slot.pointee.instant_low, slot.pointee.instant_high), to: ContinuousClock.Instant.self),
-            clock: Unmanaged<DeadlineClock>.fromOpaque(clock).takeUnretainedValue())
-    }
-
     /// Runs `body` with `deadline` (as it is, not shortened) in this thread's slot, and puts back
-    /// what was there when `body` returns or throws: no allocation and no atomics, where a
-    /// task-local binding allocates an item and, outside a task, reaches a thread-local fallback.
+    /// what was there when `body` returns or throws (see ``CarriedDeadline/bind(_:)``).
     static func bindingOnThisThread<Result>(_ deadline: Deadline, _ body: () throws -> Result) rethrows -> Result {
-        let slot = petal_deadline_slot_current().unsafelyUnwrapped
-        let saved = slot.pointee
-        // ContinuousClock.Instant's two words as they are (a Duration's representation): an
-        // exact round trip through `threadBound`, where components would divide.
-        let instant = unsafeBitCast(deadline.instant, to: (UInt64, UInt64).self)
-        slot.pointee = petal_deadline_slot(
-            instant_low: instant.0, instant_high: instant.1, clock: Unmanaged.passUnretained(deadline.clock).toOpaque())
-        // The slot's address stays valid: `body` is synchronous, so it returns on this thread.
-        defer { slot.pointee = saved }
-        // The slot does not retain the clock: `deadline` does, until `body` is done with it.
-        return try withExtendedLifetime(deadline) { try body() }
+        try CarriedDeadline(deadline).bind(body)
     }
 }
 
-/// How a closure handed to Petal carries the deadline (see ``CallbackContext``): captured where
-/// it is handed over, bound where it runs.
-struct DeadlineCarrier: CallbackContextCarrier {
-    func capture() -> (any Sendable)? {
-        Deadline.captured
+extension Deadline {
+    /// `carried`, as `Deadline` reads the slot's words: `ContinuousClock.Instant`'s own two (its
+    /// `Duration`'s representation), copied as they are, an exact round trip where components
+    /// would divide.
+    init(carried: CarriedDeadline) {
+        self.init(
+            bound: unsafeBitCast((carried.instantLow, carried.instantHigh), to: ContinuousClock.Instant.self),
+            // Only `init(_:)` below fills a slot: its clock is always a `DeadlineClock`.
+            clock: unsafeDowncast(carried.clock, to: DeadlineClock.self))
     }
+}
 
-    func run(with captured: any Sendable, _ body: () -> Void) {
-        // The deadline as captured, not shortened by one bound where this runs: the closure
-        // belongs to the request that handed it over, not to whatever thread runs it.
-        bind(captured, body)
+extension CarriedDeadline {
+    /// `deadline` in the slot's words (see ``Deadline/init(carried:)``).
+    init(_ deadline: Deadline) {
+        let instant = unsafeBitCast(deadline.instant, to: (UInt64, UInt64).self)
+        self.init(instantLow: instant.0, instantHigh: instant.1, clock: deadline.clock)
     }
+}
 
-    /// `captured`, opened: a comparison of its type's metadata with `Deadline`'s, where a
-    /// dynamic cast walked the runtime's casting machinery for every callback.
-    private func bind<Captured: Sendable>(_ captured: Captured, _ body: () -> Void) {
-        // Only `capture()` makes the values this is given: always a `Deadline`.
-        guard Captured.self == Deadline.self else { return body() }
-        Deadline.bindingOnThisThread(unsafeBitCast(captured, to: Deadline.self), body)
-    }
+/// The running task's deadline for a capture on a thread whose slot is empty (see
+/// `petal_swift_hooks.h`): the async ``Deadline/withValue(_:isolation:operation:)`` binds a
+/// task-local, which only this floor names.
+@_cdecl("petal_swift_deadline_task_bound")
+func deadlineTaskBound(_ slot: UnsafeMutablePointer<petal_deadline_slot>) -> Int32 {
+    guard let bound = Deadline.bound else { return 0 }
+    let carried = CarriedDeadline(bound)
+    // Unretained: the task-local binding holds the clock while the capture that called this
+    // retains it.
+    slot.pointee = petal_deadline_slot(
+        instant_low: carried.instantLow, instant_high: carried.instantHigh,
+        clock: Unmanaged.passUnretained(carried.clock).toOpaque())
+    return 1
 }
