@@ -81,16 +81,17 @@ public enum CallbackContext {
     /// The context to carry from here (the carrier's, and the current deadline), or `nil`
     /// when there is nothing to carry.
     ///
-    /// The carrier is called where it sits in its slot, borrowed, and copied out only when it
-    /// has something to carry: copying an optional existential went through `Optional`'s
-    /// run-time metadata and value witnesses on every capture.
+    /// The carrier's slot is read only with the flag's carrier bit set: copying its optional
+    /// existential out went through `Optional`'s run-time metadata and value witnesses, about
+    /// 250 instructions a capture that carried only a deadline.
     @usableFromInline
     static func capture() -> CapturedContext? {
         let deadline = CarriedDeadline.current()
-        let value = installed.withHandler { $0.carrier?.capture() }
-        guard value != nil || deadline != nil else { return nil }
-        return CapturedContext(
-            carrier: value == nil ? nil : installed.withHandler { $0.carrier }, value: value, deadline: deadline)
+        let carried =
+            petal_atomic_word_load(petal_callback_context_flag()) & carrierBit == 0
+            ? nil : installed.withHandler { CarriedContext($0.carrier) }
+        guard carried != nil || deadline != nil else { return nil }
+        return CapturedContext(carried: carried, deadline: deadline)
     }
 }
 
@@ -116,12 +117,15 @@ extension CallbackContext {
     }
 }
 
-/// A context captured at a subscription: the carrier's value with the carrier that runs
-/// closures inside it, and the deadline; either may be absent, not both.
+/// A context captured at a subscription: the carrier's, and the deadline; either may be
+/// absent, not both.
+///
+/// Four words that copy and destroy with a retain and a release each: the carrier's value and
+/// the carrier, existentials, are boxed in ``CarriedContext``, so that a closure carrying only
+/// a deadline runs no value witness.
 @usableFromInline
 struct CapturedContext: Sendable {
-    let carrier: (any CallbackContextCarrier)?
-    let value: (any Sendable)?
+    let carried: CarriedContext?
     let deadline: CarriedDeadline?
 
     @usableFromInline
@@ -133,8 +137,21 @@ struct CapturedContext: Sendable {
     }
 
     private func runInCarrier(_ body: () -> Void) {
-        guard let carrier, let value else { return body() }
-        carrier.run(with: value, body)
+        guard let carried else { return body() }
+        carried.carrier.run(with: carried.value, body)
+    }
+}
+
+/// A carrier's captured value with the carrier that runs closures inside it.
+final class CarriedContext: Sendable {
+    let carrier: any CallbackContextCarrier
+    let value: any Sendable
+
+    /// What `carrier` captures here, or `nil` without a carrier or a context to carry.
+    init?(_ carrier: (any CallbackContextCarrier)?) {
+        guard let carrier, let value = carrier.capture() else { return nil }
+        self.carrier = carrier
+        self.value = value
     }
 }
 
@@ -218,8 +235,8 @@ extension FutureStorage {
     /// The slow path of ``subscribeObserver(_:on:)``: not inlined, but inlinable so that the
     /// caller's module specialises it. Unspecialised, the carried callback was invoked through
     /// run-time metadata look-ups of `Outcome<Value>` and the closures' contexts (callgrind:
-    /// 8,414 -> 3,859 instructions a subscription with a deadline bound, with the borrowed carrier
-    /// of ``CallbackContext/capture()``); one specialised copy per value type and context is the price.
+    /// this and reading the carrier borrowed took a subscription with a deadline bound from 8,414
+    /// to 3,859 instructions); one specialised copy per value type and context is the price.
     @inlinable
     @inline(never)
     final func subscribeCarryingContext<Context: ExecutionContext>(_ callback: Callback<Value>, on context: Context) {
