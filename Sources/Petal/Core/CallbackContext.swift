@@ -130,10 +130,11 @@ struct CapturedContext: Sendable {
 
     @usableFromInline
     func run(_ body: () -> Void) {
-        guard let deadline else { return runInCarrier(body) }
+        guard deadline != nil else { return runInCarrier(body) }
         // The deadline as captured, not shortened by one bound where this runs: the closure
-        // belongs to the request that handed it over, not to whatever thread runs it.
-        deadline.bind { runInCarrier(body) }
+        // belongs to the request that handed it over, not to whatever thread runs it. Borrowed
+        // in place, not bound out of the optional: a copy retained and released the clock.
+        deadline.unsafelyUnwrapped.bind { runInCarrier(body) }
     }
 
     private func runInCarrier(_ body: () -> Void) {
