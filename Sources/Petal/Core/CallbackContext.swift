@@ -47,7 +47,7 @@ public enum CallbackContext {
     /// The flag's bit saying a ``Deadline`` was bound in this process: from then on, every
     /// closure handed to Petal carries the deadline current where it was handed over. Set once,
     /// never cleared (a deadline bound once is likely bound again, and a stale bit costs only a
-    /// task-local read per capture).
+    /// thread-local read and a task-local one per capture, see ``CarriedDeadline``).
     @inlinable
     static var deadlinesBit: Int { 2 }
 
