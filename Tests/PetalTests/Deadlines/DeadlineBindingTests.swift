@@ -28,7 +28,7 @@ struct DeadlineBindingTests {
         let mine = Deadline(after: .milliseconds(50), clock: clock)
         let theirs = Deadline(after: .milliseconds(5), clock: clock)
         let promise = Promise<Int>()
-        let seen = Box<ContinuousClock.Instant?>(nil)
+        let seen = Slot<ContinuousClock.Instant?>(nil)
         Deadline.withValue(mine) {
             promise.future.whenFulfilled { _ in seen.value = Deadline.current?.instant }
         }
@@ -48,7 +48,7 @@ struct DeadlineBindingTests {
         let second = Deadline(after: .milliseconds(20), clock: clock)
         let outer = Promise<Int>()
         let inner = Promise<Int>()
-        let seen = Box<[ContinuousClock.Instant?]>([])
+        let seen = Slot<[ContinuousClock.Instant?]>([])
         Deadline.withValue(second) {
             inner.future.whenFulfilled { _ in seen.value.append(Deadline.current?.instant) }
         }
@@ -94,10 +94,4 @@ struct DeadlineBindingTests {
         }
         #expect(await fromTask.value == deadline.instant)
     }
-}
-
-/// A value the callbacks of one test write and the test reads after they ran inline.
-private final class Box<Value>: @unchecked Sendable {
-    var value: Value
-    init(_ value: Value) { self.value = value }
 }
