@@ -2,3 +2,6 @@
 #include "petal_swift_flags.h"
 
 petal_atomic_word petal_callback_context_enabled = {0};
+
+/* Zero-initialised too: a thread starts with nothing bound (clock == NULL). */
+PETAL_THREAD_LOCAL petal_deadline_slot petal_deadline_bound = {0, 0, 0};

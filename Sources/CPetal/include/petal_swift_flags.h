@@ -10,6 +10,9 @@
 #define PETAL_SWIFT_FLAGS_H
 
 #include "petal_atomics.h"
+#include "petal_trampoline_state.h" /* PETAL_THREAD_LOCAL */
+
+#include <stdint.h>
 
 /* Non-zero while a callback-context carrier is installed (Swift: CallbackContext.carrier).
  * Written by the carrier's setter with FULL ordering after the carrier is published; read with
@@ -20,6 +23,36 @@ PETAL_API extern petal_atomic_word petal_callback_context_enabled;
  * inlines to the address itself. */
 PETAL_INLINE petal_atomic_word *petal_callback_context_flag(void) {
     return &petal_callback_context_enabled;
+}
+
+/* The request deadline bound on this thread by synchronous code (Swift: Deadline.withValue's
+ * synchronous form, Deadline.withoutValue, and a carried callback while it runs), read before
+ * the deadline's task-local.
+ *
+ * Why a thread slot and not the task-local alone: binding a task-local pushes a malloc'd item
+ * on the task (outside a task, on a thread-local fallback), and every callback carrying a
+ * deadline bound one where it ran; a synchronous binding never outlives its frame, so a slot the
+ * frame saves, sets and restores holds it with plain stores, no allocation and no atomics.
+ * Only this thread reads or writes it, so nothing here is atomic.
+ *
+ * The instant is ContinuousClock.Instant's own two words (its Duration's representation),
+ * copied as they are: exact, with no conversion either way. The clock is unretained: the Swift
+ * frame that sets the slot holds the deadline, and so its clock, until it restores the slot.
+ * clock == NULL means nothing is bound here by synchronous code, and Swift reads the task-local;
+ * withoutValue's "no deadline" marker is a deadline of a clock of its own, so it needs no state
+ * word of its own. */
+typedef struct petal_deadline_slot {
+    uint64_t instant_low;
+    uint64_t instant_high;
+    void *clock;
+} petal_deadline_slot;
+
+PETAL_API extern PETAL_THREAD_LOCAL petal_deadline_slot petal_deadline_bound;
+
+/* This thread's slot, for Swift (which does not import thread-local C globals): inlines to the
+ * thread-local access itself. */
+PETAL_INLINE petal_deadline_slot *petal_deadline_slot_current(void) {
+    return &petal_deadline_bound;
 }
 
 #endif

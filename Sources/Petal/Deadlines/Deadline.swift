@@ -47,6 +47,13 @@ public struct Deadline: Sendable, CustomStringConvertible {
         self.clock = clock
     }
 
+    /// A deadline at `instant` on `clock` as it was bound: no bounding, for a deadline read back
+    /// from where ``withValue(_:operation:)-(_,()->Result)`` put it.
+    init(bound instant: ContinuousClock.Instant, clock: DeadlineClock) {
+        self.instant = instant
+        self.clock = clock
+    }
+
     /// A deadline at `instant`, kept by `clock`.
     ///
     /// An instant more than ``DeadlineClock/longestWait`` (a century) from the clock's time is
