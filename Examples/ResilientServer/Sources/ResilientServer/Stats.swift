@@ -75,7 +75,14 @@ struct StatsMiddleware<Context: RequestContext>: RouterMiddleware {
     ) async throws -> Response {
         let arrival = RequestArrival.instant(in: request.headers) ?? .now
         let deadline = deadlines.deadline(of: request)
-        let response = try await next(request, context)
+        let response: Response
+        do {
+            response = try await next(request, context)
+        } catch let refusal as HTTPResponseError {
+            // Petal's refusals leave the route as errors, which Hummingbird answers with their
+            // status after every middleware: answered here instead, so that they are counted.
+            response = try refusal.response(from: request, context: context)
+        }
         stats.count(response, arrival: arrival, deadline: deadline)
         return response
     }
