@@ -11,24 +11,38 @@ struct DeadlineRefusalReportTests {
     @Test("refused hedges, retries, admissions and starts dropped unobserved report nothing; a rejection does")
     func refusalsAreQuiet() {
         _ = probeDiagnostics
-        let clock = DeadlineClock.manual()
-        let limit = ConcurrencyLimit(maximum: 1)
         let runs = Counter()
-        Deadline.withValue(Deadline(after: .zero, clock: clock)) {
-            let body: @Sendable () -> Future<Probe<DeadlineRefusedTag>> = {
-                runs.increment()
-                return .fulfilled(with: Probe())
-            }
-            // Dropped without a look: reading a failure (peek, a callback) observes it.
-            _ = Future.hedging(HedgingPolicy(copies: 2, delay: .seconds(1)), clock: clock, body)
-            _ = Future.retrying(RetryPolicy(attempts: 3), clock: clock, body)
-            _ = limit.run(body)
-            _ = Future.startFollowing(executing: body)
-        }
+        dropRefusals(counting: runs)
         #expect(runs.value == 0)
         #expect(unobservedFailures(of: Probe<DeadlineRefusedTag>.self).isEmpty)
         // The control: the same future rejected by its work is reported when dropped unobserved.
-        _ = Future<Probe<DeadlineControlTag>>.rejected(with: TestError(1))
+        dropRejection()
         #expect(unobservedFailures(of: Probe<DeadlineControlTag>.self).count == 1)
     }
+}
+
+/// Asks for work of every kind that refuses under a deadline already passed, and drops each
+/// future without a look (reading a failure, by `peek` or a callback, observes it). Not inlined,
+/// so that every future is freed, and any report made, when it returns: inlined, an optimised
+/// build may free them later.
+@inline(never)
+private func dropRefusals(counting runs: Counter) {
+    let clock = DeadlineClock.manual()
+    let limit = ConcurrencyLimit(maximum: 1)
+    Deadline.withValue(Deadline(after: .zero, clock: clock)) {
+        let body: @Sendable () -> Future<Probe<DeadlineRefusedTag>> = {
+            runs.increment()
+            return .fulfilled(with: Probe())
+        }
+        _ = Future.hedging(HedgingPolicy(copies: 2, delay: .seconds(1)), clock: clock, body)
+        _ = Future.retrying(RetryPolicy(attempts: 3), clock: clock, body)
+        _ = limit.run(body)
+        _ = Future.startFollowing(executing: body)
+    }
+}
+
+/// Drops a future rejected by its work, unobserved; not inlined, as `dropRefusals(counting:)`.
+@inline(never)
+private func dropRejection() {
+    _ = Future<Probe<DeadlineControlTag>>.rejected(with: TestError(1))
 }
