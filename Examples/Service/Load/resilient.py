@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """The minimal example's runs in Scripts/service (Examples/ResilientServer, issue 55).
 
-    resilient.py record    --kind calm|flood --round R --connections C --wrk FILE
+    resilient.py record    --kind calm|flood --round R [--size M:Q] --connections C --wrk FILE
                            --stats-before FILE --stats-after FILE --out runs.jsonl
-    resilient.py summarize --runs runs.jsonl --shutdown-status S --shutdown-stopped P
+    resilient.py summarize --runs runs.jsonl [--size M:Q] --shutdown-status S --shutdown-stopped P
                            --shutdown-ms MS --out FILE [--readme README.md] [--env KEY=VALUE ...]
 
 `calm` is wrk -c8 at N = 32, the load the server is sized for (8 requests fanning out at once);
@@ -16,6 +16,10 @@ rounds, of each figure and of the per-round flood/calm ratios, against the targe
 
     goodput flood/calm >= 0.95, server p99 flood/calm <= 1.5, late = 0, 504 lateness p99 <= 1 ms,
     SIGTERM under the flood: exit 0 and `stopped: pending 0`.
+
+Runs may be recorded for several sizes of the server's limit (`--limit M --queue Q`); the
+targets are judged on the `--size` given (8:2 by default), and a second table compares every
+size recorded, each on its own flood/calm ratios.
 
 `summarize` writes FILE (Markdown) and replaces the marked section of the README if given. It
 exits 1 on a response other than 200, 503 or 504, on socket errors, or a failed shutdown; the
@@ -59,7 +63,7 @@ def record(args):
         problems.append(f"socket errors or timeouts: {dict(sockets, timeout=wrk['errors']['timeout'])}")
     admitted = delta["completed"] + delta["timedOut"]
     entry = {
-        "kind": args.kind, "round": args.round, "connections": args.connections, "seconds": seconds,
+        "kind": args.kind, "round": args.round, "size": args.size, "connections": args.connections, "seconds": seconds,
         "goodput": delta["completed"] / seconds if seconds else 0,
         "requests_per_second": served / seconds if seconds else 0,
         "timeout_share": delta["timedOut"] / admitted if admitted else 0,
@@ -74,7 +78,7 @@ def record(args):
     with open(args.out, "a") as file:
         file.write(json.dumps(entry) + "\n")
     lateness = "-" if entry["lateness_p99_ms"] is None else f"{entry['lateness_p99_ms']:.2f} ms"
-    print(f"{args.kind:5} round {args.round}: {entry['goodput']:7.0f} 200s/s  504 {entry['timeout_share']:6.2%}  "
+    print(f"{args.kind:5} round {args.round} size {args.size}: {entry['goodput']:7.0f} 200s/s  504 {entry['timeout_share']:6.2%}  "
           f"shed {entry['shed_share']:6.1%}  server p50 {fmt(entry['p50_ms'])} p99 {fmt(entry['p99_ms'])} ms  "
           f"late {entry['late']}  504 lateness p99 {lateness}  wrk timeouts {entry['wrk_timeouts']}")
     for problem in problems:
@@ -90,13 +94,42 @@ def median(values):
     return statistics.median(values) if values else None
 
 
+def of_size(runs, size):
+    """The runs of one limit size, by kind and round, and the rounds that have both kinds."""
+    by = {kind: {r["round"]: r for r in runs if r["kind"] == kind and r.get("size", "8:2") == size}
+          for kind in ("calm", "flood")}
+    return by, sorted(set(by["calm"]) & set(by["flood"]))
+
+
+def flood_over_calm(by, rounds, key):
+    """The median over rounds of the flood's figure over the same round's calm one."""
+    return median([by["flood"][r][key] / by["calm"][r][key]
+                   for r in rounds if by["calm"][r][key] and by["flood"][r][key] is not None])
+
+
+def size_table(runs):
+    """One row per limit size recorded: the flood's figures and its ratios to calm."""
+    sizes = list(dict.fromkeys(r.get("size", "8:2") for r in runs))
+    rows = ["| limit (maximum:queue) | calm 200s/s | flood 200s/s | goodput flood/calm | calm p99 ms | flood p99 ms "
+            "| p99 flood/calm | flood 504 | flood 504 lateness p99 ms |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for size in sizes:
+        by, rounds = of_size(runs, size)
+        calm, flood = list(by["calm"].values()), list(by["flood"].values())
+        rows.append(
+            f"| {size} | {median([r['goodput'] for r in calm]):.0f} | {median([r['goodput'] for r in flood]):.0f} "
+            f"| {fmt(flood_over_calm(by, rounds, 'goodput'))} | {fmt(median([r['p99_ms'] for r in calm]))} "
+            f"| {fmt(median([r['p99_ms'] for r in flood]))} | {fmt(flood_over_calm(by, rounds, 'p99_ms'))}x "
+            f"| {median([r['timeout_share'] for r in flood]):.2%} | {fmt(median([r['lateness_p99_ms'] for r in flood]))} |")
+    return sizes, rows
+
+
 def summarize(args):
-    runs = [json.loads(line) for line in open(args.runs) if line.strip()]
-    by = {kind: {r["round"]: r for r in runs if r["kind"] == kind} for kind in ("calm", "flood")}
-    rounds = sorted(set(by["calm"]) & set(by["flood"]))
-    ratio = lambda key: median(  # noqa: E731
-        [by["flood"][r][key] / by["calm"][r][key] for r in rounds if by["calm"][r][key] and by["flood"][r][key] is not None])
-    goodput_ratio, p99_ratio = ratio("goodput"), ratio("p99_ms")
+    every = [json.loads(line) for line in open(args.runs) if line.strip()]
+    runs = [r for r in every if r.get("size", "8:2") == args.size]
+    by, rounds = of_size(every, args.size)
+    goodput_ratio = flood_over_calm(by, rounds, "goodput")
+    p99_ratio = flood_over_calm(by, rounds, "p99_ms")
     late = sum(r["late"] for r in runs)
     lateness = median([r["lateness_p99_ms"] for r in by["flood"].values()])
     lateness_calm = median([r["lateness_p99_ms"] for r in by["calm"].values()])
@@ -134,6 +167,10 @@ def summarize(args):
         f"| SIGTERM under the flood: exit 0, `stopped: pending 0` | exit {args.shutdown_status}, pending "
         f"{args.shutdown_stopped}, {args.shutdown_ms} ms | {met(shutdown_ok)} |",
     ]
+    sizes, table = size_table(every)
+    if len(sizes) > 1:
+        lines += ["", f"The limit's size, each size's own server loaded in turn within each round (the figures above: "
+                  f"{args.size}):", "", *table]
     section = "\n".join(lines) + "\n"
     with open(args.out, "w") as file:
         file.write(section)
@@ -146,7 +183,7 @@ def summarize(args):
             raise SystemExit(f"resilient: {args.readme} has no {BEGIN} ... {END} section")
         with open(args.readme, "w") as file:
             file.write(text[: start + len(BEGIN)] + "\n" + section.rstrip() + "\n" + text[end:])
-    problems = [p for r in runs for p in r["problems"]]
+    problems = [p for r in every for p in r["problems"]]
     if not shutdown_ok:
         problems.append(f"shutdown: exit {args.shutdown_status}, stopped: pending {args.shutdown_stopped}")
     for problem in problems:
@@ -160,6 +197,7 @@ def main():
     rec = commands.add_parser("record")
     rec.add_argument("--kind", choices=["calm", "flood"], required=True)
     rec.add_argument("--round", type=int, required=True)
+    rec.add_argument("--size", default="8:2")
     rec.add_argument("--connections", type=int, required=True)
     rec.add_argument("--wrk", required=True)
     rec.add_argument("--stats-before", required=True)
@@ -167,6 +205,7 @@ def main():
     rec.add_argument("--out", required=True)
     summary = commands.add_parser("summarize")
     summary.add_argument("--runs", required=True)
+    summary.add_argument("--size", default="8:2")
     summary.add_argument("--shutdown-status", type=int, required=True)
     summary.add_argument("--shutdown-stopped", required=True)
     summary.add_argument("--shutdown-ms", type=int, required=True)

@@ -42,6 +42,9 @@ public final class ConcurrencyLimit: @unchecked Sendable {
     private let word: UnsafeMutablePointer<petal_atomic_word>
     /// The maximum: read without the lock, changed only with it held.
     private let maximumWord: UnsafeMutablePointer<petal_atomic_word>
+    /// Requests a front door (PetalNIO's `LoadShedder`) has let through towards this limit and
+    /// not answered yet (see ConcurrencyLimit+Arrivals.swift).
+    let arrivalsWord: UnsafeMutablePointer<petal_atomic_word> = .allocate(capacity: 1)
     private let controller: LimitController?
     /// The controller, when it times the operations itself (``AdaptiveLimit/Timing/operations``).
     private let operationTimer: LimitController?
@@ -68,6 +71,7 @@ public final class ConcurrencyLimit: @unchecked Sendable {
         word.initialize(to: petal_atomic_word(value: 0))
         maximumWord = .allocate(capacity: 1)
         maximumWord.initialize(to: petal_atomic_word(value: petal_word(Self.boundedMaximum(maximum))))
+        arrivalsWord.initialize(to: petal_atomic_word(value: 0))
     }
 
     /// A limit whose maximum moves with the time its operations take, as `adaptive` says,
@@ -95,6 +99,7 @@ public final class ConcurrencyLimit: @unchecked Sendable {
         word.initialize(to: petal_atomic_word(value: 0))
         maximumWord = .allocate(capacity: 1)
         maximumWord.initialize(to: petal_atomic_word(value: petal_word(adaptive.boundedInitial)))
+        arrivalsWord.initialize(to: petal_atomic_word(value: 0))
     }
 
     deinit {
@@ -102,6 +107,8 @@ public final class ConcurrencyLimit: @unchecked Sendable {
         word.deallocate()
         maximumWord.deinitialize(count: 1)
         maximumWord.deallocate()
+        arrivalsWord.deinitialize(count: 1)
+        arrivalsWord.deallocate()
     }
 
     private static func boundedMaximum(_ maximum: Int) -> Int {
@@ -166,7 +173,7 @@ public final class ConcurrencyLimit: @unchecked Sendable {
     /// maximum over its initial maximum, rounded down.
     public var currentQueue: Int { queueBound(maximum: maximum) }
 
-    private func queueBound(maximum: Int) -> Int {
+    func queueBound(maximum: Int) -> Int {
         // Both at most 2^32 - 1: the product fits.
         queueAtMaximum == 0 ? queue : queue * maximum / queueAtMaximum
     }

@@ -9,8 +9,9 @@ import PetalNIO
 import PetalServiceLifecycle
 import ServiceLifecycle
 
-/// `ResilientServer [--host HOST] [--port PORT]`: `GET /fanout?key=K&n=N` sums N hedged calls to
-/// a simulated backend within 20 ms of the request's arrival; `GET /stats` says how it went.
+/// `ResilientServer [--host HOST] [--port PORT] [--limit M] [--queue Q]`: `GET /fanout?key=K&n=N`
+/// sums N hedged calls to a simulated backend within 20 ms of the request's arrival; `GET /stats`
+/// says how it went. `--limit` and `--queue` size the concurrency limit (8 and 2).
 @main
 enum ResilientServer {
     static let budget = Duration.milliseconds(20)
@@ -21,8 +22,11 @@ enum ResilientServer {
             arguments.firstIndex(of: name).flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
         }
         let host = option("--host") ?? "127.0.0.1"
-        guard let port = Int(option("--port") ?? "0") else {
-            FileHandle.standardError.write(Data("usage: ResilientServer [--host HOST] [--port PORT]\n".utf8))
+        guard let port = Int(option("--port") ?? "0"), let maximum = Int(option("--limit") ?? "8"),
+            let queue = Int(option("--queue") ?? "2"), maximum >= 1, queue >= 0
+        else {
+            let usage = "usage: ResilientServer [--host HOST] [--port PORT] [--limit M] [--queue Q]\n"
+            FileHandle.standardError.write(Data(usage.utf8))
             exit(64)
         }
         var logger = Logger(label: "ResilientServer")
@@ -32,7 +36,7 @@ enum ResilientServer {
         let stats = Stats()
         // 8 requests fanning out at once and 2 waiting: more would only finish later, and the
         // shedder refuses the rest with 503 on the event loop, before they cost a task.
-        let limit = ConcurrencyLimit(maximum: 8, queue: 2)
+        let limit = ConcurrencyLimit(maximum: maximum, queue: queue)
         // A second copy of a call not answered after 5 ms (the slowest ordinary answer), a third
         // after 10: a lost call costs 5 ms, not the request. Extra copies: at most 5% of calls.
         let hedging = HedgingPolicy(copies: 3, delay: .milliseconds(5), budget: HedgingBudget(share: 0.05, burst: 64))
