@@ -1,5 +1,5 @@
 /*
- * petal_limit.pml - ConcurrencyLimit (Sources/Petal/Jobs/ConcurrencyLimit.swift, LimitWord.swift):
+ * petal_limit.pml - ConcurrencyLimit (Sources/Petal/Limits/ConcurrencyLimit.swift, LimitWord.swift):
  * one word of (in flight, waiting) moved by compare-and-swap, and a FIFO queue under a lock.
  *
  * The word's moves, each a FULL compare-and-swap (sequentially consistent here) from the value
