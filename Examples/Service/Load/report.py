@@ -268,12 +268,8 @@ def plot(table, out_dir):
     for stale in ("latency.png", "latency.svg"):
         if os.path.exists(os.path.join(out_dir, stale)):
             os.remove(os.path.join(out_dir, stale))
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
+    plt = pyplot()
+    if plt is None:
         return plot_svg(table, out_dir)
     figure, axes = plt.subplots(1, len(table), figsize=(6 * len(table), 4.5), squeeze=False)
     ticks = ["50", "90", "99", "99.9", "99.99"]
@@ -338,15 +334,45 @@ def plot_svg(table, out_dir):
     return "latency.svg"
 
 
-def replace_section(readme, section):
+def replace_section(readme, section, begin=BEGIN, end=END):
+    """Replaces what lies between the markers `begin` and `end` in `readme` with `section`."""
     with open(readme) as file:
         text = file.read()
-    start, end = text.find(BEGIN), text.find(END)
-    if start < 0 or end < start:
-        raise SystemExit(f"report: {readme} has no {BEGIN} ... {END} section")
-    text = text[: start + len(BEGIN)] + "\n" + section.rstrip() + "\n" + text[end:]
+    start, stop = text.find(begin), text.find(end)
+    if start < 0 or stop < start:
+        raise SystemExit(f"report: {readme} has no {begin} ... {end} section")
+    text = text[: start + len(begin)] + "\n" + section.rstrip() + "\n" + text[stop:]
     with open(readme, "w") as file:
         file.write(text)
+
+
+def pyplot():
+    """matplotlib's pyplot drawing to files (Agg), or None when matplotlib is missing."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    return plt
+
+
+def response_problems(wrk, served, refused, connections, timeouts_allowed=False):
+    """What is wrong with a wrk run against the server's own counts: `served` requests answered
+    200, 503 or 504 by the server, `refused` of them 503 or 504. wrk stops with up to one request
+    in flight per connection, which the server may still count; a response wrk counted that the
+    server did not is one answered with another status. Socket errors are always problems, and
+    wrk's own timeouts (2 s) unless `timeouts_allowed`."""
+    problems = []
+    if wrk["requests"] > served or served - wrk["requests"] > connections + wrk["errors"]["timeout"]:
+        problems.append(f"wrk counted {wrk['requests']} responses, the server answered {served} with 200, 503 or 504")
+    if wrk["errors"]["status"] > refused:
+        problems.append(f"{wrk['errors']['status']} non-2xx responses, only {refused} 504 or 503")
+    sockets = {k: v for k, v in wrk["errors"].items() if k not in ("status", "timeout") and v}
+    if sockets or (not timeouts_allowed and wrk["errors"]["timeout"]):
+        problems.append(f"socket errors or timeouts: {dict(sockets, timeout=wrk['errors']['timeout'])}")
+    return problems
 
 
 def summarize(args):

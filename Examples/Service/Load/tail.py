@@ -26,7 +26,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from report import fmt, nines, read_json, wrk_result  # noqa: E402
+from report import fmt, nines, pyplot, read_json, replace_section, response_problems, wrk_result  # noqa: E402
 
 BEGIN = "<!-- service-tail:begin -->"
 END = "<!-- service-tail:end -->"
@@ -43,20 +43,12 @@ def record(args):
     answered = delta["completed"] + delta["timedOut"]
     served = answered + delta["shed"]
     seconds = wrk["duration_us"] / 1e6
-    problems = []
-    # wrk stops with up to one request in flight per connection, which the server may still
-    # count; a response wrk counted that the server did not is one it answered otherwise.
-    if wrk["requests"] > served or served - wrk["requests"] > args.connections + wrk["errors"]["timeout"]:
-        problems.append(f"wrk counted {wrk['requests']} responses, the server answered {served} with 200, 503 or 504")
-    if wrk["errors"]["status"] > delta["timedOut"] + delta["shed"]:
-        problems.append(f"{wrk['errors']['status']} non-2xx responses, but only {delta['timedOut'] + delta['shed']} were 504 or 503")
-    if delta["shed"] and args.variant != "limited":
-        problems.append(f"{delta['shed']} requests shed by a variant without a limit")
     # Under overload a client waiting past wrk's 2 s timeout is what degrading means (hedged,
     # without a limit): counted, not a failure. Socket errors are failures everywhere.
-    sockets = {k: v for k, v in wrk["errors"].items() if k not in ("status", "timeout") and v}
-    if sockets or (args.kind == "tail" and wrk["errors"]["timeout"]):
-        problems.append(f"socket errors or timeouts: {dict(sockets, timeout=wrk['errors']['timeout'])}")
+    problems = response_problems(wrk, served, delta["timedOut"] + delta["shed"], args.connections,
+                                 timeouts_allowed=args.kind != "tail")
+    if delta["shed"] and args.variant != "limited":
+        problems.append(f"{delta['shed']} requests shed by a variant without a limit")
     entry = {
         "kind": args.kind,
         "variant": args.variant,
@@ -171,12 +163,8 @@ def plot(table, out_dir):
     for stale in ("tail-latency.png", "tail-latency.svg"):
         if os.path.exists(os.path.join(out_dir, stale)):
             os.remove(os.path.join(out_dir, stale))
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
+    plt = pyplot()
+    if plt is None:
         return None
     panels = [(n, c, rows) for n, by_c in table.items() for c, rows in by_c.items()]
     figure, axes = plt.subplots(1, len(panels), figsize=(6 * len(panels), 4.5), squeeze=False)
@@ -228,13 +216,7 @@ def summarize(args):
     with open(os.path.join(args.out_dir, "tail.md"), "w") as file:
         file.write(section.replace("](Results/", "](") + "\n")
     if args.readme:
-        with open(args.readme) as file:
-            text = file.read()
-        start, end = text.find(BEGIN), text.find(END)
-        if start < 0 or end < start:
-            raise SystemExit(f"tail: {args.readme} has no {BEGIN} ... {END} section")
-        with open(args.readme, "w") as file:
-            file.write(text[: start + len(BEGIN)] + "\n" + section.rstrip() + "\n" + text[end:])
+        replace_section(args.readme, section, BEGIN, END)
     print()
     print(body)
     for problem in problems:
