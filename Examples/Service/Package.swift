@@ -51,10 +51,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
-        ),
-        // The fault schedule's parser and phase lookup (`--faults`); Scripts/service --faults
-        // runs them (`swift test`), before its load.
-        .testTarget(name: "PetalServiceTests", dependencies: ["PetalService"]),
+        )
     ],
     swiftLanguageModes: [.v6]
 )

@@ -34,6 +34,9 @@ enum PetalService {
             print(Options.usage)
             return
         }
+        if CommandLine.arguments.dropFirst().first == "--self-check" {
+            exit(FaultScheduleSelfCheck.run() ? 0 : 1)
+        }
         let options: Options
         let limit: ConcurrencyLimit
         do {

@@ -36,7 +36,8 @@ struct Options: Sendable {
 
     /// What `--help` and a mistake print.
     static let usage = """
-        usage: PetalService [--host HOST] [--port PORT] [--limit M] [--queue Q]
+        usage: PetalService [--host HOST] [--port PORT] [--limit M] [--queue Q] [--faults ...]
+               PetalService --self-check
           --host HOST   address to bind (default 127.0.0.1)
           --port PORT   port to bind, 0 for any free port (default 0)
           --limit M     /fanout/limited: requests fanning out at once, 1 or more (default 8)
@@ -54,6 +55,7 @@ struct Options: Sendable {
                         start: outage (calls fail at once), hang (no call answers until
                         cancelled) or slow (calls answer in 5-15 ms instead of 1-5), e.g.
                         outage@5s+5s,hang@15s+5s,slow@25s+10s; not overlapping (default none)
+          --self-check  check the fault schedule's parser and phase lookup, then exit (0: passed)
         """
 
     /// A problem with the command line, described for the user.
