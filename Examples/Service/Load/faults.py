@@ -27,7 +27,6 @@ answers by status, p99) into DIR/IMAGE, writes DIR/faults.json and DIR/faults.md
 the README's marked section if given. It exits 1 if a check failed.
 """
 
-import argparse
 import json
 import math
 import os
@@ -37,7 +36,8 @@ import time
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from report import fmt, median, pyplot, read_json, replace_section, response_problems, wrk_result  # noqa: E402
+from report import (  # noqa: E402
+    command_parser, exit_with, fmt, median, publish, pyplot, read_json, response_problems, wrk_result)
 
 BEGIN = "<!-- service-faults:begin -->"
 END = "<!-- service-faults:end -->"
@@ -244,14 +244,8 @@ def summarize(args):
         "",
         body,
     ] + ([f"![Backend calls, answers and p99 through the faults](Results/{image})"] if image else []))
-    with open(os.path.join(args.out_dir, "faults.json"), "w") as file:
-        json.dump({"meta": meta, "schedule": args.schedule, "phases": phases, "table": table, "checks": checks,
-                   "windows": windows_}, file, indent=2, sort_keys=True)
-        file.write("\n")
-    with open(os.path.join(args.out_dir, "faults.md"), "w") as file:
-        file.write(section.replace("](Results/", "](") + "\n")
-    if args.readme:
-        replace_section(args.readme, section, BEGIN, END)
+    publish(args.out_dir, "faults", {"meta": meta, "schedule": args.schedule, "phases": phases, "table": table,
+                                     "checks": checks, "windows": windows_}, section, args.readme, (BEGIN, END))
     print()
     print(body)
     print(f"results in {args.out_dir} (faults.json, faults.md{', ' + image if image else ''})")
@@ -259,41 +253,31 @@ def summarize(args):
     missing = [v for v in VARIANTS if not any(row["variant"] == v for row in table)]
     if missing:
         problems.append(f"no loaded window for {missing}")
-    for problem in problems:
-        print(f"FAILED: {problem}", file=sys.stderr)
-    sys.exit(1 if problems else 0)
+    exit_with(problems)
+
+
+# Each command's options: a type makes the option a required value of that type; a dict gives
+# argparse's own keywords.
+COMMANDS = {
+    "length": (length, {"--schedule": str, "--tail": float}),
+    "sample": (sample, {"--round": int, "--interval": float, "--until": float, "--out": str,
+                        "--server": {"nargs": 2, "action": "append", "required": True, "metavar": ("VARIANT", "URL")}}),
+    "check": (check, {"--round": int, "--variant": str, "--wrk": str, "--stats": str, "--connections": int,
+                      "--out": str}),
+    "summarize": (summarize, {"--samples": str, "--checks": str, "--schedule": str, "--length": float,
+                              "--out-dir": str, "--image": {"default": "faults.png"}, "--readme": {},
+                              "--env": {"action": "append", "default": []}}),
+}
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    commands = parser.add_subparsers(dest="command", required=True)
-    span = commands.add_parser("length")
-    span.add_argument("--schedule", required=True)
-    span.add_argument("--tail", type=float, required=True)
-    reading = commands.add_parser("sample")
-    reading.add_argument("--round", type=int, required=True)
-    reading.add_argument("--server", nargs=2, action="append", required=True, metavar=("VARIANT", "URL"))
-    reading.add_argument("--interval", type=float, required=True)
-    reading.add_argument("--until", type=float, required=True)
-    reading.add_argument("--out", required=True)
-    checking = commands.add_parser("check")
-    checking.add_argument("--round", type=int, required=True)
-    checking.add_argument("--variant", required=True)
-    checking.add_argument("--wrk", required=True)
-    checking.add_argument("--stats", required=True)
-    checking.add_argument("--connections", type=int, required=True)
-    checking.add_argument("--out", required=True)
-    summary = commands.add_parser("summarize")
-    summary.add_argument("--samples", required=True)
-    summary.add_argument("--checks", required=True)
-    summary.add_argument("--schedule", required=True)
-    summary.add_argument("--length", type=float, required=True)
-    summary.add_argument("--out-dir", required=True)
-    summary.add_argument("--image", default="faults.png")
-    summary.add_argument("--readme")
-    summary.add_argument("--env", action="append", default=[])
+    parser, commands = command_parser(__doc__)
+    for name, (_, options) in COMMANDS.items():
+        command = commands.add_parser(name)
+        for option, kind in options.items():
+            command.add_argument(option, **(kind if isinstance(kind, dict) else {"type": kind, "required": True}))
     args = parser.parse_args()
-    {"length": length, "sample": sample, "check": check, "summarize": summarize}[args.command](args)
+    COMMANDS[args.command][0](args)
 
 
 if __name__ == "__main__":

@@ -375,6 +375,31 @@ def response_problems(wrk, served, refused, connections, timeouts_allowed=False)
     return problems
 
 
+def publish(out_dir, name, data, section, readme=None, markers=(BEGIN, END)):
+    """Writes DIR/NAME.json (`data`) and DIR/NAME.md (`section`, its links relative to DIR), and
+    replaces the README's section between `markers` with `section` if a README is given."""
+    with open(os.path.join(out_dir, f"{name}.json"), "w") as file:
+        json.dump(data, file, indent=2, sort_keys=True)
+        file.write("\n")
+    with open(os.path.join(out_dir, f"{name}.md"), "w") as file:
+        file.write(section.replace("](Results/", "](") + "\n")
+    if readme:
+        replace_section(readme, section, *markers)
+
+
+def exit_with(problems):
+    """Prints each problem as FAILED on standard error, and exits 1 if there was one, else 0."""
+    for problem in problems:
+        print(f"FAILED: {problem}", file=sys.stderr)
+    sys.exit(1 if problems else 0)
+
+
+def command_parser(doc):
+    """A parser whose description is `doc`'s first line, and its subcommands."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    return parser, parser.add_subparsers(dest="command", required=True)
+
+
 def summarize(args):
     with open(args.runs) as file:
         runs = [json.loads(line) for line in file if line.strip()]
@@ -455,14 +480,11 @@ def summarize(args):
     print(f"results in {args.out_dir} (results.json, results.md, {image})")
     for warning in warnings:
         print(f"warning: {warning}")
-    for problem in problems:
-        print(f"FAILED: {problem}", file=sys.stderr)
-    sys.exit(1 if problems else 0)
+    exit_with(problems)
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    commands = parser.add_subparsers(dest="command", required=True)
+    parser, commands = command_parser(__doc__)
     rec = commands.add_parser("record")
     rec.add_argument("--variant", required=True)
     rec.add_argument("--n", type=int, required=True)

@@ -19,14 +19,14 @@ marked section of the README if given, and exits 1 if a response was other than 
 504, if a variant without a limit answered 503, or on socket errors. No timing is asserted.
 """
 
-import argparse
 import json
 import os
 import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from report import fmt, nines, pyplot, read_json, replace_section, response_problems, wrk_result  # noqa: E402
+from report import (  # noqa: E402
+    command_parser, exit_with, fmt, nines, publish, pyplot, read_json, response_problems, wrk_result)
 
 BEGIN = "<!-- service-tail:begin -->"
 END = "<!-- service-tail:end -->"
@@ -209,24 +209,15 @@ def summarize(args):
         "",
         body,
     ] + ([f"![Latency by percentile, hedged and not](Results/{image})"] if image else []))
-    with open(os.path.join(args.out_dir, "tail.json"), "w") as file:
-        json.dump({"meta": meta, "tail": tail, "overload": overload, "runs": runs, "problems": problems}, file,
-                  indent=2, sort_keys=True)
-        file.write("\n")
-    with open(os.path.join(args.out_dir, "tail.md"), "w") as file:
-        file.write(section.replace("](Results/", "](") + "\n")
-    if args.readme:
-        replace_section(args.readme, section, BEGIN, END)
+    publish(args.out_dir, "tail", {"meta": meta, "tail": tail, "overload": overload, "runs": runs, "problems": problems},
+            section, args.readme, (BEGIN, END))
     print()
     print(body)
-    for problem in problems:
-        print(f"FAILED: {problem}", file=sys.stderr)
-    sys.exit(1 if problems else 0)
+    exit_with(problems)
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    commands = parser.add_subparsers(dest="command", required=True)
+    parser, commands = command_parser(__doc__)
     rec = commands.add_parser("record")
     rec.add_argument("--kind", choices=["tail", "overload"], required=True)
     rec.add_argument("--variant", required=True)

@@ -25,7 +25,7 @@ import PetalServiceLifecycle
 ///   open it refuses each at once, without a call.
 ///
 /// Without faults it behaves as `limited`: nothing fails, so nothing is retried.
-struct ResilientFanout: Fanout {
+struct ResilientFanout: FanoutBehindLimit {
     static let variant = Variant.resilient
     static let deadlineFromArrival = true
 
@@ -52,21 +52,9 @@ struct ResilientFanout: Fanout {
     let budget = HedgingBudget(share: 0.05, burst: 64)
 
     var hedgesStarted: Int { budget.extraCopiesSent }
-    var currentLimit: Int? { limit.maximum }
-
-    func answered(after elapsed: Duration, timedOut: Bool) {
-        limit.report(elapsed, cancelled: timedOut)
-    }
-
-    func sum(of request: FanoutRequest, on loop: any EventLoop) async throws -> Int? {
-        // As `limited`: the deadline covers the wait in the limit's queue and the calls together.
-        let deadline = Deadline.current ?? Deadline(after: FanoutRequest.deadline)
-        let answers = limit.run { [self] in self.answers(to: request, on: loop) }.timeout(by: deadline)
-        return try await PetalFanout.sum(of: answers, drain: drain)
-    }
 
     /// The answers of every backend, each call retried and hedged, started on `loop`.
-    func answers(to request: FanoutRequest, on loop: any EventLoop) -> Future<[Int]> {
+    func admitted(_ request: FanoutRequest, on loop: any EventLoop) -> Future<[Int]> {
         let hedging = Self.hedgingPolicy(budget: budget)
         return Future.startFollowing(on: .eventLoop(loop)) { [self] in
             let calls = (1...request.count).map { index in
