@@ -8,7 +8,7 @@ threads on keep-alive connections:
 - the share of 504s is in a band around what the hangs predict: a call never answers with
   probability 1/50, so a request of N calls times out with probability 1 - 0.98^N (about 6% at
   N = 3); the band is generous above (a loaded machine adds late answers) and tight enough below
-  to catch hangs that are not honoured. The hedged variants (`hedged`, `limited`) send up to 3
+  to catch hangs that are not honoured. The hedged variants (`hedged`, `limited`, `resilient`) send up to 3
   copies of a call, so a call is lost only if all three are (1/50^3), and a request of N calls
   times out with probability 1 - (1 - 1/50^3)^N: about 0.04% at N = 6;
 - the server's own counts agree: /stats gained exactly as many answers as requests were sent, and
@@ -31,13 +31,13 @@ import urllib.parse
 
 HANG_PROBABILITY = 1 / 50
 # Copies of each call a variant sends at most (HedgedFanout's policy); 1 for the others.
-COPIES = {"hedged": 3, "limited": 3}
+COPIES = {"hedged": 3, "limited": 3, "resilient": 3}
 
 
 def parse_args():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--url", required=True, help="the service, http://HOST:PORT")
-    parser.add_argument("--variants", default="petal,async,nio,callbacks,hedged,limited")
+    parser.add_argument("--variants", default="petal,async,nio,callbacks,hedged,limited,resilient")
     parser.add_argument("--requests", type=int, default=1000, help="per variant")
     parser.add_argument("--threads", type=int, default=8)
     parser.add_argument("--max-n", type=int, default=6, help="N is drawn from 1..MAX_N")

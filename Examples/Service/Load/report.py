@@ -27,7 +27,7 @@ import os
 import statistics
 import sys
 
-VARIANTS = ["petal", "async", "nio", "callbacks", "hedged", "limited"]
+VARIANTS = ["petal", "async", "nio", "callbacks", "hedged", "limited", "resilient"]
 FLOOR = "callbacks"
 TABLE_PERCENTILES = ["50", "90", "99", "99.9"]
 BEGIN = "<!-- service-results:begin -->"
@@ -268,12 +268,8 @@ def plot(table, out_dir):
     for stale in ("latency.png", "latency.svg"):
         if os.path.exists(os.path.join(out_dir, stale)):
             os.remove(os.path.join(out_dir, stale))
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
+    plt = pyplot()
+    if plt is None:
         return plot_svg(table, out_dir)
     figure, axes = plt.subplots(1, len(table), figsize=(6 * len(table), 4.5), squeeze=False)
     ticks = ["50", "90", "99", "99.9", "99.99"]
@@ -302,7 +298,7 @@ def plot_svg(table, out_dir):
     width, height, pad = 480, 320, 50
     colors = {
         "petal": "#c2185b", "async": "#1976d2", "nio": "#388e3c", "callbacks": "#616161",
-        "hedged": "#f57c00", "limited": "#7b1fa2",
+        "hedged": "#f57c00", "limited": "#7b1fa2", "resilient": "#00897b",
     }
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width * len(table)}" height="{height}">']
     for panel, (n, rows) in enumerate(table.items()):
@@ -338,15 +334,70 @@ def plot_svg(table, out_dir):
     return "latency.svg"
 
 
-def replace_section(readme, section):
+def replace_section(readme, section, begin=BEGIN, end=END):
+    """Replaces what lies between the markers `begin` and `end` in `readme` with `section`."""
     with open(readme) as file:
         text = file.read()
-    start, end = text.find(BEGIN), text.find(END)
-    if start < 0 or end < start:
-        raise SystemExit(f"report: {readme} has no {BEGIN} ... {END} section")
-    text = text[: start + len(BEGIN)] + "\n" + section.rstrip() + "\n" + text[end:]
+    start, stop = text.find(begin), text.find(end)
+    if start < 0 or stop < start:
+        raise SystemExit(f"report: {readme} has no {begin} ... {end} section")
+    text = text[: start + len(begin)] + "\n" + section.rstrip() + "\n" + text[stop:]
     with open(readme, "w") as file:
         file.write(text)
+
+
+def pyplot():
+    """matplotlib's pyplot drawing to files (Agg), or None when matplotlib is missing."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    return plt
+
+
+def response_problems(wrk, served, refused, connections, timeouts_allowed=False):
+    """What is wrong with a wrk run against the server's own counts: `served` requests answered
+    200, 503 or 504 by the server, `refused` of them 503 or 504. wrk stops with up to one request
+    in flight per connection, which the server may still count; a response wrk counted that the
+    server did not is one answered with another status. Socket errors are always problems, and
+    wrk's own timeouts (2 s) unless `timeouts_allowed`."""
+    problems = []
+    if wrk["requests"] > served or served - wrk["requests"] > connections + wrk["errors"]["timeout"]:
+        problems.append(f"wrk counted {wrk['requests']} responses, the server answered {served} with 200, 503 or 504")
+    if wrk["errors"]["status"] > refused:
+        problems.append(f"{wrk['errors']['status']} non-2xx responses, only {refused} 504 or 503")
+    sockets = {k: v for k, v in wrk["errors"].items() if k not in ("status", "timeout") and v}
+    if sockets or (not timeouts_allowed and wrk["errors"]["timeout"]):
+        problems.append(f"socket errors or timeouts: {dict(sockets, timeout=wrk['errors']['timeout'])}")
+    return problems
+
+
+def publish(out_dir, name, data, section, readme=None, markers=(BEGIN, END)):
+    """Writes DIR/NAME.json (`data`) and DIR/NAME.md (`section`, its links relative to DIR), and
+    replaces the README's section between `markers` with `section` if a README is given."""
+    with open(os.path.join(out_dir, f"{name}.json"), "w") as file:
+        json.dump(data, file, indent=2, sort_keys=True)
+        file.write("\n")
+    with open(os.path.join(out_dir, f"{name}.md"), "w") as file:
+        file.write(section.replace("](Results/", "](") + "\n")
+    if readme:
+        replace_section(readme, section, *markers)
+
+
+def exit_with(problems):
+    """Prints each problem as FAILED on standard error, and exits 1 if there was one, else 0."""
+    for problem in problems:
+        print(f"FAILED: {problem}", file=sys.stderr)
+    sys.exit(1 if problems else 0)
+
+
+def command_parser(doc):
+    """A parser whose description is `doc`'s first line, and its subcommands."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    return parser, parser.add_subparsers(dest="command", required=True)
 
 
 def summarize(args):
@@ -429,14 +480,11 @@ def summarize(args):
     print(f"results in {args.out_dir} (results.json, results.md, {image})")
     for warning in warnings:
         print(f"warning: {warning}")
-    for problem in problems:
-        print(f"FAILED: {problem}", file=sys.stderr)
-    sys.exit(1 if problems else 0)
+    exit_with(problems)
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    commands = parser.add_subparsers(dest="command", required=True)
+    parser, commands = command_parser(__doc__)
     rec = commands.add_parser("record")
     rec.add_argument("--variant", required=True)
     rec.add_argument("--n", type=int, required=True)

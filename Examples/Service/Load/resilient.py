@@ -33,7 +33,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from report import read_json, wrk_result  # noqa: E402
+from report import read_json, replace_section, response_problems, wrk_result  # noqa: E402
 
 BEGIN = "<!-- resilient-results:begin -->"
 END = "<!-- resilient-results:end -->"
@@ -48,19 +48,11 @@ def record(args):
     delta = {k: after[k] - before[k] for k in ("completed", "timedOut", "shed", "late", "started")}
     served = delta["completed"] + delta["timedOut"] + delta["shed"]
     seconds = wrk["duration_us"] / 1e6
-    problems = []
-    if missing:
-        problems.append(f"/stats lacks {missing}")
-    # wrk stops with up to one request in flight per connection, which the server may still count.
-    if wrk["requests"] > served or served - wrk["requests"] > args.connections + wrk["errors"]["timeout"]:
-        problems.append(f"wrk counted {wrk['requests']} responses, the server answered {served} with 200, 503 or 504")
-    if wrk["errors"]["status"] > delta["timedOut"] + delta["shed"]:
-        problems.append(f"{wrk['errors']['status']} non-2xx responses, only {delta['timedOut'] + delta['shed']} 504 or 503")
+    problems = [f"/stats lacks {missing}"] if missing else []
     # A flood's client waiting past wrk's 2 s timeout (a busy machine, a debug build) is counted,
     # as Load/tail.py counts it under overload; socket errors, and timeouts in calm, are failures.
-    sockets = {k: v for k, v in wrk["errors"].items() if k not in ("status", "timeout") and v}
-    if sockets or (args.kind == "calm" and wrk["errors"]["timeout"]):
-        problems.append(f"socket errors or timeouts: {dict(sockets, timeout=wrk['errors']['timeout'])}")
+    problems += response_problems(wrk, served, delta["timedOut"] + delta["shed"], args.connections,
+                                  timeouts_allowed=args.kind != "calm")
     admitted = delta["completed"] + delta["timedOut"]
     entry = {
         "kind": args.kind, "round": args.round, "size": args.size, "connections": args.connections, "seconds": seconds,
@@ -176,13 +168,7 @@ def summarize(args):
         file.write(section)
     print(section)
     if args.readme:
-        with open(args.readme) as file:
-            text = file.read()
-        start, end = text.find(BEGIN), text.find(END)
-        if start < 0 or end < start:
-            raise SystemExit(f"resilient: {args.readme} has no {BEGIN} ... {END} section")
-        with open(args.readme, "w") as file:
-            file.write(text[: start + len(BEGIN)] + "\n" + section.rstrip() + "\n" + text[end:])
+        replace_section(args.readme, section, BEGIN, END)
     problems = [p for r in every for p in r["problems"]]
     if not shutdown_ok:
         problems.append(f"shutdown: exit {args.shutdown_status}, stopped: pending {args.shutdown_stopped}")

@@ -19,14 +19,14 @@ marked section of the README if given, and exits 1 if a response was other than 
 504, if a variant without a limit answered 503, or on socket errors. No timing is asserted.
 """
 
-import argparse
 import json
 import os
 import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from report import fmt, nines, read_json, wrk_result  # noqa: E402
+from report import (  # noqa: E402
+    command_parser, exit_with, fmt, nines, publish, pyplot, read_json, response_problems, wrk_result)
 
 BEGIN = "<!-- service-tail:begin -->"
 END = "<!-- service-tail:end -->"
@@ -43,20 +43,12 @@ def record(args):
     answered = delta["completed"] + delta["timedOut"]
     served = answered + delta["shed"]
     seconds = wrk["duration_us"] / 1e6
-    problems = []
-    # wrk stops with up to one request in flight per connection, which the server may still
-    # count; a response wrk counted that the server did not is one it answered otherwise.
-    if wrk["requests"] > served or served - wrk["requests"] > args.connections + wrk["errors"]["timeout"]:
-        problems.append(f"wrk counted {wrk['requests']} responses, the server answered {served} with 200, 503 or 504")
-    if wrk["errors"]["status"] > delta["timedOut"] + delta["shed"]:
-        problems.append(f"{wrk['errors']['status']} non-2xx responses, but only {delta['timedOut'] + delta['shed']} were 504 or 503")
-    if delta["shed"] and args.variant != "limited":
-        problems.append(f"{delta['shed']} requests shed by a variant without a limit")
     # Under overload a client waiting past wrk's 2 s timeout is what degrading means (hedged,
     # without a limit): counted, not a failure. Socket errors are failures everywhere.
-    sockets = {k: v for k, v in wrk["errors"].items() if k not in ("status", "timeout") and v}
-    if sockets or (args.kind == "tail" and wrk["errors"]["timeout"]):
-        problems.append(f"socket errors or timeouts: {dict(sockets, timeout=wrk['errors']['timeout'])}")
+    problems = response_problems(wrk, served, delta["timedOut"] + delta["shed"], args.connections,
+                                 timeouts_allowed=args.kind != "tail")
+    if delta["shed"] and args.variant != "limited":
+        problems.append(f"{delta['shed']} requests shed by a variant without a limit")
     entry = {
         "kind": args.kind,
         "variant": args.variant,
@@ -171,12 +163,8 @@ def plot(table, out_dir):
     for stale in ("tail-latency.png", "tail-latency.svg"):
         if os.path.exists(os.path.join(out_dir, stale)):
             os.remove(os.path.join(out_dir, stale))
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
+    plt = pyplot()
+    if plt is None:
         return None
     panels = [(n, c, rows) for n, by_c in table.items() for c, rows in by_c.items()]
     figure, axes = plt.subplots(1, len(panels), figsize=(6 * len(panels), 4.5), squeeze=False)
@@ -221,30 +209,15 @@ def summarize(args):
         "",
         body,
     ] + ([f"![Latency by percentile, hedged and not](Results/{image})"] if image else []))
-    with open(os.path.join(args.out_dir, "tail.json"), "w") as file:
-        json.dump({"meta": meta, "tail": tail, "overload": overload, "runs": runs, "problems": problems}, file,
-                  indent=2, sort_keys=True)
-        file.write("\n")
-    with open(os.path.join(args.out_dir, "tail.md"), "w") as file:
-        file.write(section.replace("](Results/", "](") + "\n")
-    if args.readme:
-        with open(args.readme) as file:
-            text = file.read()
-        start, end = text.find(BEGIN), text.find(END)
-        if start < 0 or end < start:
-            raise SystemExit(f"tail: {args.readme} has no {BEGIN} ... {END} section")
-        with open(args.readme, "w") as file:
-            file.write(text[: start + len(BEGIN)] + "\n" + section.rstrip() + "\n" + text[end:])
+    publish(args.out_dir, "tail", {"meta": meta, "tail": tail, "overload": overload, "runs": runs, "problems": problems},
+            section, args.readme, (BEGIN, END))
     print()
     print(body)
-    for problem in problems:
-        print(f"FAILED: {problem}", file=sys.stderr)
-    sys.exit(1 if problems else 0)
+    exit_with(problems)
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    commands = parser.add_subparsers(dest="command", required=True)
+    parser, commands = command_parser(__doc__)
     rec = commands.add_parser("record")
     rec.add_argument("--kind", choices=["tail", "overload"], required=True)
     rec.add_argument("--variant", required=True)

@@ -34,6 +34,9 @@ enum PetalService {
             print(Options.usage)
             return
         }
+        if CommandLine.arguments.dropFirst().first == "--self-check" {
+            exit(FaultScheduleSelfCheck.run() ? 0 : 1)
+        }
         let options: Options
         let limit: ConcurrencyLimit
         do {
@@ -48,7 +51,7 @@ enum PetalService {
         // make it stop the program with a message instead, as NIO's own `wait()` does.
         BlockingWaits.forbidOnEventLoops()
 
-        let backend = Backend()
+        let backend = Backend(faults: options.faults)
         // Waits for the Petal requests it asked to stop at most as long as the group waits.
         let drain = RequestDrain(gracePeriod: shutdownBound)
         let router = Router(context: BasicRequestContext.self)
@@ -61,10 +64,13 @@ enum PetalService {
         let level = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) }
         logger.logLevel = level ?? .warning
 
-        // Every connection's pipeline refuses `limited` requests on the loop while the limit is
-        // full (PetalNIO's LoadShedder), and stamps every request with its arrival.
-        let shedCounters = backend.counters(of: .limited)
+        // Every connection's pipeline refuses `limited` and `resilient` requests (the two routes
+        // behind the limit) on the loop while the limit is full (PetalNIO's LoadShedder), and
+        // stamps every request with its arrival.
+        let limitedCounters = backend.counters(of: .limited)
+        let resilientCounters = backend.counters(of: .resilient)
         let limitedPath = "/fanout/\(Variant.limited.name)"
+        let resilientPath = "/fanout/\(Variant.resilient.name)"
         let app = Application(
             router: router,
             server: .http1(
@@ -72,10 +78,20 @@ enum PetalService {
                 refusal: .init(
                     headerFields: [.contentType: "application/json"],
                     body: ByteBuffer(string: #"{"error": "over the concurrency limit"}"# + "\n")),
-                sheddable: { $0.path?.hasPrefix(limitedPath) ?? false },
-                onShed: { _ in VariantCounters.increment(shedCounters.shed) }),
+                sheddable: { head in
+                    guard let path = head.path else { return false }
+                    return path.hasPrefix(limitedPath) || path.hasPrefix(resilientPath)
+                },
+                onShed: { head in
+                    let counters = head.path?.hasPrefix(resilientPath) ?? false ? resilientCounters : limitedCounters
+                    VariantCounters.increment(counters.shed)
+                }),
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "PetalService"),
-            onServerRunning: { channel in announce(channel, host: options.host) },
+            onServerRunning: { channel in
+                // The fault schedule counts from here, as the script that reads this line does.
+                backend.faults.begin()
+                announce(channel, host: options.host)
+            },
             eventLoopGroupProvider: .shared(frontDoor),
             logger: logger)
 

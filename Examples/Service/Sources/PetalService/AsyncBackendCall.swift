@@ -1,23 +1,26 @@
 import NIOCore
 import Synchronization
 
-/// A backend call as an `async` function: it returns the answer, or `nil` as soon as the calling
-/// task is cancelled (and then the call is cancelled too).
+/// A backend call as an `async` function: it returns the answer (or the backend's failure), or
+/// `nil` as soon as the calling task is cancelled (and then the call is cancelled too).
 ///
 /// The usual bridge: `withCheckedContinuation` waits for the handler, and
 /// `withTaskCancellationHandler` cancels the call. The two can race (the task may be cancelled
 /// before the call exists, or while it answers), so a small state machine under a lock decides
 /// who resumes the continuation, exactly once.
 final class AsyncBackendCall: Sendable {
+    /// What the call answered.
+    typealias Answer = Result<Int, BackendUnavailableError>
+
     /// Where the bridge stands.
     private enum State {
         /// Before the call exists.
         case idle
         /// The call is made and the task waits on it.
-        case waiting(BackendCall, CheckedContinuation<Int?, Never>)
+        case waiting(BackendCall, CheckedContinuation<Answer?, Never>)
         /// The call answered before the task started waiting on it (its thread was preempted
         /// for longer than the backend's delay, which a loaded machine does).
-        case answeredEarly(Int)
+        case answeredEarly(Answer)
         /// The task was cancelled before the call existed: cancel it as soon as it does.
         case cancelled
         /// The continuation was resumed.
@@ -27,7 +30,7 @@ final class AsyncBackendCall: Sendable {
     private let state = Mutex(State.idle)
 
     /// Calls backend `index` and waits for its answer; `nil` if the task is cancelled first.
-    static func answer(of backend: Backend, _ index: Int, key: Int, on loop: any EventLoop) async -> Int? {
+    static func answer(of backend: Backend, _ index: Int, key: Int, on loop: any EventLoop) async -> Answer? {
         let bridge = AsyncBackendCall()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
@@ -42,7 +45,7 @@ final class AsyncBackendCall: Sendable {
 
     /// Makes the call with a handler that resumes `continuation`, unless the task was cancelled.
     private func start(
-        _ continuation: CheckedContinuation<Int?, Never>,
+        _ continuation: CheckedContinuation<Answer?, Never>,
         making makeCall: (@escaping BackendCall.Completion) -> BackendCall
     ) {
         // Made outside the lock, which is never held while calling out; an answer or a
@@ -63,8 +66,8 @@ final class AsyncBackendCall: Sendable {
     }
 
     /// The call answered: resume the task with `value`.
-    private func finish(with value: Int) {
-        let continuation = state.withLock { state -> CheckedContinuation<Int?, Never>? in
+    private func finish(with value: Answer) {
+        let continuation = state.withLock { state -> CheckedContinuation<Answer?, Never>? in
             switch state {
             case .waiting(_, let continuation):
                 state = .finished
@@ -82,7 +85,7 @@ final class AsyncBackendCall: Sendable {
     /// The task was cancelled: cancel the call and resume the task with `nil`, or, before the
     /// call exists, leave that to `start`.
     private func cancel() {
-        let waiting = state.withLock { state -> (BackendCall, CheckedContinuation<Int?, Never>)? in
+        let waiting = state.withLock { state -> (BackendCall, CheckedContinuation<Answer?, Never>)? in
             switch state {
             case .idle:
                 state = .cancelled

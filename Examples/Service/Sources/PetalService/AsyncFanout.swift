@@ -13,15 +13,15 @@ struct AsyncFanout: Fanout {
 
     /// What a child task of the group reports.
     private enum Arrival: Sendable {
-        /// A backend's answer, or `nil` if its call was cancelled.
-        case answer(Int?)
+        /// A backend's answer (or failure), or `nil` if its call was cancelled.
+        case answer(AsyncBackendCall.Answer?)
         /// The deadline passed.
         case deadline
     }
 
     func sum(of request: FanoutRequest, on loop: any EventLoop) async throws -> Int? {
         let deadline = ContinuousClock.now.advanced(by: FanoutRequest.deadline)
-        return await withTaskGroup(of: Arrival.self) { group in
+        let outcome = await withTaskGroup(of: Arrival.self) { group -> Result<Int?, BackendUnavailableError> in
             for index in 1...request.count {
                 group.addTask { [backend] in
                     .answer(await AsyncBackendCall.answer(of: backend, index, key: request.key, on: loop))
@@ -36,20 +36,25 @@ struct AsyncFanout: Fanout {
             var remaining = request.count
             while let arrival = await group.next() {
                 switch arrival {
-                case .answer(let value?):
+                case .answer(.success(let value)?):
                     sum += value
                     remaining -= 1
                     guard remaining == 0 else { continue }
                     group.cancelAll()  // the sleeping child
-                    return sum
+                    return .success(sum)
+                case .answer(.failure(let error)?):
+                    // A backend failed (an outage): so does the request, and the other calls stop.
+                    group.cancelAll()
+                    return .failure(error)
                 case .answer(nil), .deadline:
                     // The deadline passed (or the request's own task was cancelled, which cancels
                     // the group's children): cancelling the group stops the calls still waiting.
                     group.cancelAll()
-                    return nil
+                    return .success(nil)
                 }
             }
-            return nil  // unreachable: the deadline child always reports
+            return .success(nil)  // unreachable: the deadline child always reports
         }
+        return try outcome.get()
     }
 }

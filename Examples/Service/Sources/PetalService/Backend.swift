@@ -7,11 +7,20 @@ import NIOPosix
 /// Backend `i` answers `key * i` after a random 1 to 5 ms, from a timer on the event loop given
 /// (`scheduleTask`: no thread sleeps); one call in 50 never answers, and holds its handler until
 /// it is cancelled. Counts are kept per variant.
+///
+/// With a fault schedule (`--faults`), each call asks it which fault is injected as the call
+/// starts: in an `outage` it fails at once (from the loop, never before `call` returns), in a
+/// `hang` it never answers, and when `slow` it answers after 5 to 15 ms.
 final class Backend: Sendable {
     /// The odds that a call never answers: one in this many.
     static let hangOneIn: UInt64 = 50
     /// The shortest and longest answer delays, in microseconds.
     static let delayMicroseconds: ClosedRange<UInt64> = 1_000...5_000
+    /// The same, while a `slow` fault lasts.
+    static let slowDelayMicroseconds: ClosedRange<UInt64> = 5_000...15_000
+
+    /// The faults injected, counted from the server's start (``FaultSchedule/begin()``).
+    let faults: FaultSchedule
 
     private let counters: [VariantCounters]
     private let random = RandomSource()
@@ -19,9 +28,10 @@ final class Backend: Sendable {
     /// have theirs, so that the server's front door, busy refusing a flood, delays no answer.
     private let loops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 
-    /// Backends with zeroed counters for every variant.
-    init() {
+    /// Backends with zeroed counters for every variant, injecting `faults`.
+    init(faults: FaultSchedule = FaultSchedule()) {
         counters = Variant.allCases.map { _ in VariantCounters() }
+        self.faults = faults
     }
 
     /// The loop a request's calls should be made from and answered on.
@@ -35,21 +45,35 @@ final class Backend: Sendable {
     }
 
     /// Calls backend `index` for `variant`: `completion` receives `key * index`, on `loop`, after
-    /// 1 to 5 ms, unless the call never answers or is cancelled first.
+    /// 1 to 5 ms, unless the call never answers or is cancelled first; or, in an outage,
+    /// ``BackendUnavailableError`` at once, on `loop`.
     ///
-    /// Never calls `completion` before returning: answers always come from the timer.
+    /// Never calls `completion` before returning: answers always come from the loop.
     func call(
         _ index: Int, key: Int, for variant: Variant, on loop: any EventLoop,
         completion: @escaping BackendCall.Completion
     ) -> BackendCall {
         let call = BackendCall(counters: counters[variant.rawValue], completion: completion)
+        let fault = faults.current()
+        if fault == .outage {
+            // Failed from the loop, as a refused connection is reported: not before returning.
+            loop.execute { call.fail(BackendUnavailableError()) }
+            return call
+        }
         let draw = random.next()
         // A hanging call arms no timer: its handler waits in `call` until someone cancels it.
-        guard draw % Self.hangOneIn != 0 else { return call }
-        let span = Self.delayMicroseconds.upperBound - Self.delayMicroseconds.lowerBound + 1
-        let delay = Self.delayMicroseconds.lowerBound + (draw / Self.hangOneIn) % span
+        guard draw % Self.hangOneIn != 0, fault != .hang else { return call }
+        let delays = fault == .slow ? Self.slowDelayMicroseconds : Self.delayMicroseconds
+        let span = delays.upperBound - delays.lowerBound + 1
+        let delay = delays.lowerBound + (draw / Self.hangOneIn) % span
         let value = key * index
         call.arm(loop.scheduleTask(in: .microseconds(Int64(delay))) { call.answer(value) })
         return call
     }
+}
+
+/// What a backend call fails with during an outage: the backend is down. The route answers the
+/// request `503` (counted as `failed` in `/stats`).
+struct BackendUnavailableError: Error, CustomStringConvertible {
+    var description: String { "the backend is unavailable" }
 }

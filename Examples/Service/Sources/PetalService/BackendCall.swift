@@ -5,7 +5,8 @@ import Synchronization
 /// or is cancelled, as a real I/O request does.
 ///
 /// The contract every variant codes against:
-/// - **answer**: the handler runs once, on the event loop whose timer fired, with the value;
+/// - **answer**: the handler runs once, on the event loop whose timer fired, with the value (or,
+///   during an outage, with ``BackendUnavailableError``, from the loop);
 /// - **cancel**: the handler is released *without running* and the timer, if any, is cancelled;
 ///   the caller must resolve whatever waits on the call itself;
 /// - whichever comes first wins; the other does nothing. Both are counted, exactly once.
@@ -15,7 +16,7 @@ import Synchronization
 /// the race too, but the handler and the timer must be taken out and released together with it.
 final class BackendCall: Sendable {
     /// The handler a call runs with its answer.
-    typealias Completion = @Sendable (Int) -> Void
+    typealias Completion = @Sendable (Result<Int, BackendUnavailableError>) -> Void
 
     /// Waiting (with its handler, and its timer once armed), or over.
     private enum State {
@@ -47,6 +48,16 @@ final class BackendCall: Sendable {
     /// Answers with `value`, unless the call was cancelled first. Runs the handler outside the
     /// lock: it may resolve futures whose callbacks run inline, for as long as they like.
     func answer(_ value: Int) {
+        finish(with: .success(value))
+    }
+
+    /// Fails with `error`, unless the call was cancelled first: counted as answered (its handler
+    /// ran), as `answer(_:)` is.
+    func fail(_ error: BackendUnavailableError) {
+        finish(with: .failure(error))
+    }
+
+    private func finish(with result: Result<Int, BackendUnavailableError>) {
         let completion = state.withLock { state -> Completion? in
             guard case .waiting(let completion, _) = state else { return nil }
             state = .finished
@@ -54,7 +65,7 @@ final class BackendCall: Sendable {
         }
         guard let completion else { return }
         VariantCounters.increment(counters.answered)
-        completion(value)
+        completion(result)
     }
 
     /// Cancels the call if it has not answered: its timer is cancelled and its handler released

@@ -2,7 +2,8 @@ import NIOCore
 import Synchronization
 
 /// The floor: the fan-out composed by hand, with plain closures, an atomic countdown, one
-/// scheduled timeout, and a continuation resumed exactly once. No futures library.
+/// scheduled timeout, and a continuation resumed exactly once. No futures library. A backend's
+/// failure (an outage) fails the request at once; the timeout then cancels the other calls.
 ///
 /// It is what the other variants do underneath, without their generality: the cost of the
 /// others above this one is the cost of their abstractions.
@@ -13,10 +14,10 @@ struct CallbackFanout: Fanout {
     let backend: Backend
 
     func sum(of request: FanoutRequest, on loop: any EventLoop) async throws -> Int? {
-        await withCheckedContinuation { continuation in
+        try await withCheckedThrowingContinuation { continuation in
             let gathering = Gathering(expecting: request.count, continuation: continuation)
             let calls = (1...request.count).map { index in
-                backend.call(index, key: request.key, for: Self.variant, on: loop) { gathering.add($0) }
+                backend.call(index, key: request.key, for: Self.variant, on: loop) { gathering.receive($0) }
             }
             gathering.setUp(
                 timeout: loop.scheduleTask(in: TimeAmount(FanoutRequest.deadline)) {
@@ -40,21 +41,29 @@ private final class Gathering: @unchecked Sendable {
     private let remaining: Atomic<Int>
     /// Whether the continuation was resumed, by the last answer or by the timeout.
     private let decided = Atomic<Bool>(false)
-    private let continuation: CheckedContinuation<Int?, Never>
+    private let continuation: CheckedContinuation<Int?, any Error>
     /// Written once by `setUp` before its countdown step, read only after the last one (the
     /// countdown's acquire-release orders the two): hence `@unchecked Sendable`.
     private var timeout: Scheduled<Void>?
 
     /// A gathering of `count` answers for `continuation`.
-    init(expecting count: Int, continuation: CheckedContinuation<Int?, Never>) {
+    init(expecting count: Int, continuation: CheckedContinuation<Int?, any Error>) {
         remaining = Atomic(count + 1)
         self.continuation = continuation
     }
 
-    /// One backend answered.
-    func add(_ value: Int) {
-        sum.wrappingAdd(value, ordering: .relaxed)
-        countDown()
+    /// One backend answered, or failed: a failure answers the request with it at once. It does
+    /// not count down, so the timeout stays armed and, at the deadline, cancels the calls still
+    /// pending (a hanging one would otherwise hold its handler for ever).
+    func receive(_ answer: Result<Int, BackendUnavailableError>) {
+        switch answer {
+        case .success(let value):
+            sum.wrappingAdd(value, ordering: .relaxed)
+            countDown()
+        case .failure(let error):
+            guard decide() else { return }
+            continuation.resume(throwing: error)
+        }
     }
 
     /// The calls are made and their timeout is scheduled.
@@ -67,9 +76,10 @@ private final class Gathering: @unchecked Sendable {
     /// unless every answer came first. Cancelled first, as the other variants do, so that a
     /// request has released its calls by the time its answer is sent.
     func expire(cancelling calls: [BackendCall]) {
-        guard decide() else { return }
+        // After a failure answered the request, the calls are still cancelled here.
+        let deciding = decide()
         for call in calls { call.cancel() }
-        continuation.resume(returning: nil)
+        if deciding { continuation.resume(returning: nil) }
     }
 
     /// One step of the countdown; the last resumes the continuation with the sum.

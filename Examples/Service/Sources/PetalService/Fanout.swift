@@ -17,8 +17,8 @@ protocol Fanout: Sendable {
     /// The sum of every backend's answer, or `nil` when the deadline passed first.
     ///
     /// - Parameter loop: The backends' event loop, where their timers run and answer.
-    /// - Throws: `ConcurrencyLimitExceededError` or ``ShuttingDownError`` for a request refused
-    ///   (503).
+    /// - Throws: `ConcurrencyLimitExceededError` or ``ShuttingDownError`` for a request refused,
+    ///   ``BackendUnavailableError`` when a backend call failed (`--faults`' outages): 503.
     func sum(of request: FanoutRequest, on loop: any EventLoop) async throws -> Int?
 
     /// Extra copies of backend calls sent so far (hedges), for `/stats`.

@@ -10,7 +10,7 @@ import PetalServiceLifecycle
 /// The deadline covers the wait in the queue and the calls together: a request still queued at
 /// 20 ms leaves the queue (its future's cancellation vote takes it out) and answers 504, and
 /// one that is running has its calls cancelled, which frees its slot for the next in line.
-struct LimitedFanout: Fanout {
+struct LimitedFanout: FanoutBehindLimit {
     static let variant = Variant.limited
     static let deadlineFromArrival = true
 
@@ -24,7 +24,27 @@ struct LimitedFanout: Fanout {
         self.limit = limit
     }
 
+    var drain: RequestDrain { hedged.drain }
     var hedgesStarted: Int { hedged.hedgesStarted }
+
+    func admitted(_ request: FanoutRequest, on loop: any EventLoop) -> Future<[Int]> {
+        hedged.answers(to: request, on: loop, within: nil)
+    }
+}
+
+/// The fan-outs behind the service's limit (`limited`, `resilient`): each request's fan-out is
+/// an operation of `limit`, and the request's deadline covers its wait in the queue and its
+/// calls together.
+protocol FanoutBehindLimit: Fanout {
+    /// The limit on the requests fanning out.
+    var limit: ConcurrencyLimit { get }
+    /// Where the request is tracked while it runs, so that a graceful shutdown can stop it.
+    var drain: RequestDrain { get }
+    /// The fan-out a request makes once the limit admits it.
+    func admitted(_ request: FanoutRequest, on loop: any EventLoop) -> Future<[Int]>
+}
+
+extension FanoutBehindLimit {
     var currentLimit: Int? { limit.maximum }
 
     /// An adaptive limit that times the requests (`--limit-timing requests`) counts their whole
@@ -37,8 +57,7 @@ struct LimitedFanout: Fanout {
         // A refusal is a rejection with `ConcurrencyLimitExceededError`, which the route turns
         // into a 503 (`timeout` passes it on as the indirect error of its cancellation).
         let deadline = Deadline.current ?? Deadline(after: FanoutRequest.deadline)
-        let answers = limit.run { [hedged] in hedged.answers(to: request, on: loop, within: nil) }
-            .timeout(by: deadline)
-        return try await PetalFanout.sum(of: answers, drain: hedged.drain)
+        let answers = limit.run { [self] in admitted(request, on: loop) }.timeout(by: deadline)
+        return try await PetalFanout.sum(of: answers, drain: drain)
     }
 }

@@ -2,7 +2,8 @@ import NIOCore
 
 /// The fan-out with SwiftNIO's futures: an `EventLoopPromise` per backend call,
 /// `EventLoopFuture.whenAllSucceed` to combine them, and a task scheduled at the deadline that
-/// fails whatever is still pending; the handler awaits with `get()`.
+/// fails whatever is still pending; the handler awaits with `get()`. A backend's failure fails
+/// the request at once, and the other calls with it.
 ///
 /// Everything runs on the backends' event loop, as NIO code does: one hop onto the loop
 /// (`flatSubmit`), then the calls' timers, the combination and the timeout all fire there, so
@@ -24,17 +25,24 @@ struct NIOFanout: Fanout {
                 let promises = (0..<request.count).map { _ in loop.makePromise(of: Int.self) }
                 let calls = promises.indices.map { offset in
                     backend.call(offset + 1, key: request.key, for: Self.variant, on: loop) {
-                        promises[offset].succeed($0)
+                        promises[offset].completeWith($0.mapError { $0 })
                     }
                 }
-                let deadline = loop.scheduleTask(in: TimeAmount(FanoutRequest.deadline)) {
+                let giveUp: @Sendable () -> Void = {
                     for (call, promise) in zip(calls, promises) {
                         call.cancel()  // does nothing to a call that answered
-                        promise.fail(DeadlinePassed())  // likewise for a promise that succeeded
+                        promise.fail(DeadlinePassed())  // likewise for a promise that completed
                     }
                 }
+                let deadline = loop.scheduleTask(in: TimeAmount(FanoutRequest.deadline), giveUp)
                 let all = EventLoopFuture.whenAllSucceed(promises.map(\.futureResult), on: loop)
                 all.whenSuccess { _ in deadline.cancel() }
+                // A backend failed (an outage): the request fails with its error, and the other
+                // calls are given up on at once rather than at the deadline.
+                all.whenFailure { _ in
+                    deadline.cancel()
+                    giveUp()
+                }
                 return all.map { $0.reduce(0, +) }
             }.get()
         } catch is DeadlinePassed {

@@ -1,9 +1,10 @@
 import Petal
 
 /// The command line: `PetalService [--host HOST] [--port PORT] [--limit M] [--queue Q]
-/// [--limit-min F] [--limit-tolerance T] [--limit-timing requests|operations]`.
+/// [--limit-min F] [--limit-tolerance T] [--limit-timing requests|operations]
+/// [--faults KIND@STARTs+LENGTHs[,...]]`.
 ///
-/// Parsed by hand: seven options do not justify a dependency and its build time.
+/// Parsed by hand: eight options do not justify a dependency and its build time.
 struct Options: Sendable {
     /// The address to bind.
     var host = "127.0.0.1"
@@ -30,10 +31,13 @@ struct Options: Sendable {
     /// Requests of the `limited` variant waiting for a slot, at most; past that, 503. Small: a
     /// request that waits for a slot waits for about a request's time, out of its 20 ms.
     var queue = 2
+    /// The faults the backends inject (`--faults`, ``FaultSchedule``): none by default.
+    var faults = FaultSchedule()
 
     /// What `--help` and a mistake print.
     static let usage = """
-        usage: PetalService [--host HOST] [--port PORT] [--limit M] [--queue Q]
+        usage: PetalService [--host HOST] [--port PORT] [--limit M] [--queue Q] [--faults ...]
+               PetalService --self-check
           --host HOST   address to bind (default 127.0.0.1)
           --port PORT   port to bind, 0 for any free port (default 0)
           --limit M     /fanout/limited: requests fanning out at once, 1 or more (default 8)
@@ -46,6 +50,12 @@ struct Options: Sendable {
           --limit-timing requests|operations
                         /fanout/limited: what the adaptive limit times, each request's whole
                         time or the fan-out it admits (default requests)
+          --faults KIND@STARTs+LENGTHs[,...]
+                        faults injected into every backend call, counted from the server's
+                        start: outage (calls fail at once), hang (no call answers until
+                        cancelled) or slow (calls answer in 5-15 ms instead of 1-5), e.g.
+                        outage@5s+5s,hang@15s+5s,slow@25s+10s; not overlapping (default none)
+          --self-check  check the fault schedule's parser and phase lookup, then exit (0: passed)
         """
 
     /// A problem with the command line, described for the user.
@@ -56,9 +66,11 @@ struct Options: Sendable {
 
     /// Reads `arguments` (without the program name): `--name value` or `--name=value`.
     ///
-    /// - Throws: ``Problem`` for an unknown option, a missing value or a bad port.
+    /// - Throws: ``Problem`` for an unknown option, a missing value, a value out of range, or a
+    ///   bad or repeated fault schedule.
     init(_ arguments: some Sequence<String>) throws {
         var iterator = arguments.makeIterator()
+        var faultsGiven = false
         while let argument = iterator.next() {
             let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
             guard let name = parts.first else { throw Problem(description: "empty argument") }
@@ -87,6 +99,11 @@ struct Options: Sendable {
                 case "operations": limitTiming = .operations
                 default: throw Problem(description: "\(name) must be requests or operations, not \(value)")
                 }
+            case "--faults":
+                // Twice is a mistake, not an override: which schedule was meant, or both?
+                guard !faultsGiven else { throw Problem(description: "--faults given twice") }
+                faultsGiven = true
+                faults = try FaultSchedule(parsing: value)
             default:
                 throw Problem(description: "unknown option \(name)")
             }

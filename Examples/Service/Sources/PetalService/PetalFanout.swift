@@ -50,6 +50,8 @@ struct PetalFanout: Fanout {
             // So does work refused because the request's deadline had passed (a limit's queue, a
             // hedge, a start): answered 504, as the timeout's own error is.
             if cancelled.indirectError is FutureTimeoutError { return nil }
+            // A backend's failure that ended the request (`fulfillingWhen` gives up on the rest).
+            if let failure = cancelled.indirectError as? BackendUnavailableError { throw failure }
             if drain.isDraining { throw ShuttingDownError() }
             throw cancelled
         }
@@ -61,7 +63,12 @@ struct PetalFanout: Fanout {
         _ index: Int, key: Int, on loop: any EventLoop, backend: Backend, for variant: Variant
     ) -> Future<Int> {
         let promise = Promise<Int>()
-        let call = backend.call(index, key: key, for: variant, on: loop) { promise.fulfil(with: $0) }
+        let call = backend.call(index, key: key, for: variant, on: loop) { result in
+            switch result {
+            case .success(let value): promise.fulfil(with: value)
+            case .failure(let error): promise.reject(with: error)
+            }
+        }
         // A request (the timeout giving up, the client going away) cancels the future and stops
         // the call: no weak capture of the promise, and no side table for one.
         promise.cancelWhenRequested { call.cancel() }

@@ -7,7 +7,7 @@ import PetalServiceLifecycle
 /// The service's routes: `GET /fanout/<variant>` for each variant, and `GET /stats`.
 enum Routes {
     /// Adds every route to `router`, all sharing `backend`; the Petal variants' requests are
-    /// tracked in `drain`, and `limited`'s requests go through `limit`.
+    /// tracked in `drain`, and `limited`'s and `resilient`'s requests go through `limit`.
     static func add(
         to router: Router<BasicRequestContext>, backend: Backend, drain: RequestDrain, limit: ConcurrencyLimit
     ) {
@@ -17,21 +17,25 @@ enum Routes {
         let callbacks = CallbackFanout(backend: backend)
         let hedged = HedgedFanout(backend: backend, drain: drain)
         let limited = LimitedFanout(backend: backend, drain: drain, limit: limit)
+        let resilient = ResilientFanout(backend: backend, drain: drain, limit: limit)
         add(petal, to: router, backend: backend, drain: drain)
         add(async, to: router, backend: backend, drain: drain)
         add(nio, to: router, backend: backend, drain: drain)
         add(callbacks, to: router, backend: backend, drain: drain)
         add(hedged, to: router, backend: backend, drain: drain)
         add(limited, to: router, backend: backend, drain: drain)
-        let fanouts: [any Fanout] = [petal, async, nio, callbacks, hedged, limited]
+        add(resilient, to: router, backend: backend, drain: drain)
+        let fanouts: [any Fanout] = [petal, async, nio, callbacks, hedged, limited, resilient]
         router.get("stats") { _, _ in
             try Response.json(StatsReport(backend: backend, fanouts: fanouts).json())
         }
     }
 
     /// `GET /fanout/<name>` with `fanout`: 200 with the sum, 504 when the deadline passed, 503
-    /// when refused (the limit is full, or the server is shutting down), 400 for bad parameters
-    /// (thrown by `FanoutRequest`). The latency of the 200s and 504s goes to `/stats`' window.
+    /// when refused (the limit is full, or the server is shutting down) or when a backend call
+    /// failed (an outage, `--faults`: counted as `failed`), 400 for bad parameters
+    /// (thrown by `FanoutRequest`). The latency of the 200s, 504s and failures' 503s goes to
+    /// `/stats`' window.
     ///
     /// Generic rather than over `any Fanout`: each route calls its variant directly, so the
     /// dispatch costs every variant the same (nothing).
@@ -61,6 +65,11 @@ enum Routes {
             } catch is ShuttingDownError {
                 VariantCounters.increment(counters.shed)
                 return Response.json(#"{"error": "shutting down"}"# + "\n", status: .serviceUnavailable)
+            } catch is BackendUnavailableError {
+                // Timed too: how fast a request fails is what a fault's p99 shows.
+                counters.latency.record(ContinuousClock.now - start)
+                VariantCounters.increment(counters.failed)
+                return Response.json(#"{"error": "backend unavailable"}"# + "\n", status: .serviceUnavailable)
             }
             let elapsed = ContinuousClock.now - start
             counters.latency.record(elapsed)

@@ -17,12 +17,14 @@ struct VariantStats: Codable, Sendable {
     var timedOut: Int
     /// Requests answered 503 at once: refused by the concurrency limit, or during shutdown.
     var shed: Int
+    /// Requests answered 503 because a backend call failed (an outage, `--faults`).
+    var failed: Int
     /// Requests answered 200 after their deadline (counted in `completed` too).
     var late: Int
     /// Extra copies of backend calls sent (hedges).
     var hedges: Int
-    /// The median server-side latency, in ms, of the requests answered 200 or 504 since the
-    /// previous `GET /stats` (`null` if none was).
+    /// The median server-side latency, in ms, of the requests answered 200 or 504 (or 503 for a
+    /// backend's failure) since the previous `GET /stats` (`null` if none was).
     var p50Milliseconds: Double?
     /// Their 99th percentile, in ms.
     var p99Milliseconds: Double?
@@ -33,19 +35,45 @@ struct VariantStats: Codable, Sendable {
     var limit: Int?
 
     enum CodingKeys: String, CodingKey {
-        case started, answered, cancelled, pending, completed, timedOut, shed, late, hedges, limit
+        case started, answered, cancelled, pending, completed, timedOut, shed, failed, late, hedges, limit
         case p50Milliseconds = "p50_ms"
         case p99Milliseconds = "p99_ms"
         case windowCount = "window"
     }
 }
 
-/// The body of `GET /stats`: every variant's counters, and Petal's own.
+/// Where the server is in its fault schedule (`--faults`) as `/stats` is read: a sampler labels
+/// each sample with the phase the server itself was in.
+struct FaultsStats: Codable, Sendable {
+    /// Seconds since the server's start, from which the schedule counts.
+    var elapsedSeconds: Double
+    /// The index of the phase now, counting the calm phases between the faults (0 with none).
+    var phase: Int
+    /// `calm`, `outage`, `hang` or `slow`.
+    var fault: String
+
+    enum CodingKeys: String, CodingKey {
+        case phase, fault
+        case elapsedSeconds = "elapsed_s"
+    }
+
+    init(_ schedule: FaultSchedule) {
+        let elapsed = schedule.elapsed()
+        let phase = schedule.phase(at: elapsed)
+        elapsedSeconds = Double(elapsed) / 1e9
+        self.phase = phase
+        fault = schedule.phases[phase].name
+    }
+}
+
+/// The body of `GET /stats`: every variant's counters, Petal's own, and the fault phase.
 struct StatsReport: Codable, Sendable {
     /// Per variant, by its route name.
     var variants: [String: VariantStats]
     /// Petal's process-wide diagnostics, by name (see `PetalCounters`).
     var petal: [String: Int]
+    /// The fault schedule's phase now.
+    var faults: FaultsStats
 
     /// The counts now, and the latency since the previous report (a new window starts).
     init(backend: Backend, fanouts: [any Fanout]) {
@@ -59,6 +87,7 @@ struct StatsReport: Codable, Sendable {
         }
         self.variants = variants
         petal = Dictionary(uniqueKeysWithValues: PetalCounters.all.map { ($0.name, $0.read()) })
+        faults = FaultsStats(backend.faults)
     }
 
     /// Pretty-printed JSON with sorted keys, so that the output is stable and diffable.

@@ -13,6 +13,8 @@ enum Variant: Int, CaseIterable, Sendable {
     case hedged
     /// `hedged` behind a concurrency limit on the requests, which sheds (`LimitedFanout`).
     case limited
+    /// `limited` with every hedged call retried after a backend's failure (`ResilientFanout`).
+    case resilient
 
     /// The name in the route and in `/stats`.
     var name: String {
@@ -23,6 +25,7 @@ enum Variant: Int, CaseIterable, Sendable {
         case .callbacks: "callbacks"
         case .hedged: "hedged"
         case .limited: "limited"
+        case .resilient: "resilient"
         }
     }
 }

@@ -21,7 +21,10 @@ final class VariantCounters: Sendable {
     let timedOut = Atomic<Int>(0)
     /// Requests answered 503 at once: refused by a concurrency limit, or by a shutdown.
     let shed = Atomic<Int>(0)
-    /// The server-side latency of the requests answered 200 or 504, per `/stats` window.
+    /// Requests answered 503 because a backend call failed (`--faults`' outages).
+    let failed = Atomic<Int>(0)
+    /// The server-side latency of the requests answered 200 or 504, or 503 because a backend
+    /// failed, per `/stats` window.
     let latency = LatencyWindow()
 
     /// Adds one to `counter`, as a relaxed add: counts need no ordering with anything else.
@@ -49,7 +52,8 @@ final class VariantCounters: Sendable {
             started: started, answered: answered, cancelled: cancelled,
             pending: started - answered - cancelled,
             completed: completed.load(ordering: .relaxed), timedOut: timedOut.load(ordering: .relaxed),
-            shed: shed.load(ordering: .relaxed), late: late.load(ordering: .relaxed), hedges: 0,
+            shed: shed.load(ordering: .relaxed), failed: failed.load(ordering: .relaxed),
+            late: late.load(ordering: .relaxed), hedges: 0,
             p50Milliseconds: window.p50, p99Milliseconds: window.p99, windowCount: window.count)
     }
 }
