@@ -78,6 +78,11 @@ final class DeadlineScheduler: @unchecked Sendable {
     /// A manual scheduler's time, moved only by ``advance(to:)``; `nil` for a scheduler on
     /// `ContinuousClock`, whose thread keeps the deadlines.
     private var manualNow: ContinuousClock.Instant?
+    /// Whether this is a manual scheduler: fixed when it is made, so that reading the time of
+    /// a scheduler on `ContinuousClock` takes no lock. Every `DeadlineClock.now` (a timeout's
+    /// start, a deadline's check, a shedder's arrival stamp, a limit's timing) reads it, from
+    /// every thread, and the timer thread holds this lock while it keeps the heap.
+    private let manual: Bool
 
     /// The longest single sleep: a far deadline is approached in steps, which also bounds the
     /// drift between the clock the sleep uses and `ContinuousClock`.
@@ -88,6 +93,7 @@ final class DeadlineScheduler: @unchecked Sendable {
 
     init(startThread: @escaping (@escaping @Sendable () -> Void) -> Int32 = startDetachedThread) {
         self.startThread = startThread
+        manual = false
     }
 
     /// A scheduler on a manual clock that starts at `start`: no thread; due actions run on the
@@ -95,16 +101,17 @@ final class DeadlineScheduler: @unchecked Sendable {
     init(manualStartingAt start: ContinuousClock.Instant) {
         self.startThread = { _ in preconditionFailure("Petal: a manual clock has no timer thread") }
         self.manualNow = start
+        manual = true
     }
 
     /// Whether time moves only when ``advance(to:)`` moves it.
-    var isManual: Bool {
-        withLock { manualNow != nil }
-    }
+    var isManual: Bool { manual }
 
-    /// The time deadlines are compared with.
+    /// The time deadlines are compared with: a manual scheduler's under its lock (another
+    /// thread may be advancing it), `ContinuousClock`'s with none.
     var now: ContinuousClock.Instant {
-        withLock { manualNow } ?? .now
+        guard manual else { return .now }
+        return withLock { manualNow.unsafelyUnwrapped }
     }
 
     private func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
