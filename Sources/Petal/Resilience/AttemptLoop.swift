@@ -38,12 +38,15 @@ extension AttemptPolicy {
 /// What stays in each loop, and why: the state machine. A retry runs one attempt at a time and
 /// holds as little as it can between attempts (see `retrying`'s memory note); a hedged call runs
 /// several copies at once, links each for the vote, and defers its end to the last copy still
-/// starting. One machine for both would give a waiting retry the hedge's counters and lists,
-/// and a hedged call, its fastest path measured in instructions, the retry's checks.
+/// starting (a request on a retry waits for a `body` that is running; one on a hedged call does
+/// not, as each documents). One machine for both would give a waiting retry the hedge's counters
+/// and lists, and a hedged call, its fastest path measured in instructions, the retry's checks.
 ///
 /// Cost: every method here is `@inline(__always)`, so that each is compiled into the concrete
-/// loop that calls it: no witness table, no metadata look-up, the same instructions as the code
-/// it replaced (callgrind, in the budget's commit).
+/// loop that calls it: no witness table, no metadata look-up. Callgrind, per hedged call, before
+/// and after this protocol and the lock-free budget: 12,521 and 12,216 instructions, 86 atomics
+/// and 10 allocations both. The one closure that begins here, the stop, is made by each loop
+/// (`stopAction`).
 protocol AttemptLoop<Value>: AnyObject, Sendable {
     associatedtype Value
     associatedtype Context: ExecutionContext
