@@ -14,7 +14,7 @@ enum TailRequest {
     // Unchecked: the probe runs on one thread.
     nonisolated(unsafe) private static let slot = CompletionSlot()
     private static let clock = DeadlineClock.manual()
-    private static let policy = HedgingPolicy(copies: 3, delay: .milliseconds(5), budget: HedgingBudget(share: 0.05))
+    private static let policy = HedgingPolicy(copies: 3, delay: .milliseconds(5), budget: RetryBudget(share: 0.05))
     private static let limit = ConcurrencyLimit(maximum: 64, queue: 16)
 
     /// A backend call: a promise whose owner stops the work when asked, its future returned.

@@ -112,21 +112,19 @@ public final class ConcurrencyLimit: @unchecked Sendable {
     }
 
     private static func boundedMaximum(_ maximum: Int) -> Int {
-        let bounded = Swift.min(Swift.max(maximum, 1), largestCount)
-        if bounded != maximum {
-            PetalDiagnostics.report(
-                .named(.adjustedArgument, "ConcurrencyLimit.maximum"),
-                details: ["given": "\(maximum)", "used": "\(bounded)"])
-        }
-        return bounded
+        bounded(maximum, from: 1, as: "ConcurrencyLimit.maximum")
     }
 
     private static func boundedQueue(_ queue: Int) -> Int {
-        let bounded = Swift.min(Swift.max(queue, 0), largestCount)
-        if bounded != queue {
+        bounded(queue, from: 0, as: "ConcurrencyLimit.queue")
+    }
+
+    /// `value` brought into `lowest...largestCount`, reported as `parameter` if it was not there.
+    private static func bounded(_ value: Int, from lowest: Int, as parameter: StaticString) -> Int {
+        let bounded = Swift.min(Swift.max(value, lowest), largestCount)
+        if bounded != value {
             PetalDiagnostics.report(
-                .named(.adjustedArgument, "ConcurrencyLimit.queue"),
-                details: ["given": "\(queue)", "used": "\(bounded)"])
+                .named(.adjustedArgument, parameter), details: ["given": "\(value)", "used": "\(bounded)"])
         }
         return bounded
     }

@@ -40,7 +40,7 @@ extension Future {
     /// - The budget counts what was sent: `policy.budget` lets each copy after the first
     ///   through when it is decided, and a copy that never starts (the call was decided while
     ///   it waited for `context`, or `context` dropped it) gives its token back, so
-    ///   ``HedgingBudget/extraCopiesSent`` counts the extra copies whose `body` ran.
+    ///   ``RetryBudget/extraCallsSent`` counts the extra copies whose `body` ran.
     /// - Any policy is accepted: a value out of its range (`copies` below 1 or above
     ///   ``HedgingPolicy/maximumCopies``, a negative `delay`) is read as ``HedgingPolicy``
     ///   documents and reported here, once per call, as an ``PetalDiagnostic/Kind/adjustedArgument``.
@@ -56,7 +56,8 @@ extension Future {
     ///   the timer thread, runs with the deadline that was current here.
     /// - Cost: a call fulfilled before its delay pays for the returned future, one loop object
     ///   (which also keeps the copy to ask: nothing more is allocated for it), the timer's entry
-    ///   (scheduled and taken out) and the budget's lock, if any.
+    ///   (scheduled and taken out) and the budget's deposit, if any (one atomic load when its
+    ///   bucket is full).
     ///
     /// - Parameters:
     ///   - policy: How many copies, the delay between them, which rejections start the next at
@@ -68,22 +69,7 @@ extension Future {
         _ policy: HedgingPolicy, on context: Context = .inline, clock: DeadlineClock = .continuous,
         _ body: @escaping @Sendable () throws -> Future<Value>
     ) -> Future<Value> {
-        // Refused before the budget counts the call: no call was made.
-        let deadline = Deadline.inUse ? Deadline.held(on: clock) : nil
-        if let deadline, deadline.hasPassed { return .refused(by: deadline.exceededError) }
-        policy.reportAdjustments()
-        policy.budget?.deposit()
-        let result = FutureStorage<Value>.makePending()
-        let body = CallbackContext.isEnabled ? CallbackContext.carrying(body) : body
-        let loop = HedgeLoop(
-            result: result, policy: policy, context: context, clock: clock, deadline: deadline, body: body)
-        result.markPropagating()
-        // The answer to a request: the loop votes on the copies itself, then cancels the result.
-        // Votes registered as actions of the result would run after this one, once the result
-        // was cancelled and its observers had run.
-        result.addCancellationAction { loop.stop() }
-        loop.begin()
-        return Future(storage: result)
+        HedgeLoop<Value, Context>.begin(policy, on: context, clock: clock, body)
     }
 }
 
@@ -99,19 +85,18 @@ extension Future {
 /// linked copy and votes on each; if bodies are still starting, the last of them to return
 /// votes on its copy and then resolves the result. So no copy that began is asked after the
 /// result resolves, and nobody waits for a body.
-final class HedgeLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
+final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked Sendable {
     // @unchecked: `result` is resolved once, by whoever takes the end (`conclude` or the last
     // `leave`); the variables only under this object's stripe of `StripedLock`; everything
     // else is immutable.
     private let result: FutureStorage<Value>
     private let copies: Int
     private let delay: Duration
-    private let budget: HedgingBudget?
+    private let budget: RetryBudget?
     private let isRetryable: @Sendable (any Error) -> Bool
-    private let context: Context
-    private let clock: DeadlineClock
-    /// The request's deadline on `clock`, if one was bound: no copy begins at or after it.
-    private let deadline: HeldDeadline?
+    let context: Context
+    let clock: DeadlineClock
+    let deadline: HeldDeadline?
     private let body: @Sendable () throws -> Future<Value>
     /// Copies begun or about to begin (counted when decided, so that the timer and a rejection
     /// never start the same copy twice). The first copy is decided by the call itself.
@@ -171,36 +156,13 @@ final class HedgeLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
         self.body = body
     }
 
-    /// Whether a copy starting now would start at or after the request's deadline. Read
-    /// outside the lock: a manual clock's time is behind a lock of its own.
-    private var isPastDeadline: Bool {
-        deadline?.hasPassed ?? false
+    /// `context` dropped copy `number`: the call is cancelled with the drop.
+    func dropped(_ number: Int) {
+        notStarted(number)
+        conclude(.cancelled, error: DroppedWorkError(droppedBy: Context.self))
     }
 
-    private func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-        try StripedLock.withLock(for: self, body)
-    }
-
-    /// Starts the first copy.
-    func begin() {
-        startCopy(1)
-    }
-
-    /// Runs copy `number` on the context.
-    private func startCopy(_ number: Int) {
-        if Context.self == InlineExecutionContext.self {
-            run(number)
-        } else {
-            context.execute(
-                { self.run(number) },
-                ifDropped: {
-                    self.notStarted(number)
-                    self.conclude(.cancelled, error: DroppedWorkError(droppedBy: Context.self))
-                })
-        }
-    }
-
-    private func run(_ number: Int) {
+    func run(_ number: Int) {
         // A later copy that `context` ran at or after the deadline (the call itself checked the
         // first): not sent, as if the budget had refused it.
         if number > 1, isPastDeadline {
@@ -293,18 +255,9 @@ final class HedgeLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
         // A copy due at or after the deadline would not start: no timer for it.
         if let deadline, deadline.isPassed(after: delay) { return }
         let entry = DeadlineEntry(deadline: clock.now + delay) { self.hedge() }
-        let failure = withLock { () -> TimerUnavailableError? in
-            guard !over, started < copies, wait == nil else { return nil }
-            do throws(TimerUnavailableError) {
-                try clock.scheduler.schedule(entry)
-            } catch {
-                return error
-            }
-            wait = entry
-            return nil
-        }
+        let scheduling = schedule(entry, if: { !over && started < copies && wait == nil }, remember: { wait = $0 })
         // No timer thread: no hedge can start in time, but the copies running may still answer.
-        if failure != nil {
+        if case .failed = scheduling {
             PetalDiagnostics.report(
                 .named(.adjustedArgument, "HedgingPolicy.delay"),
                 details: ["given": "\(delay)", "used": "no further copy (the timer thread is unavailable)"])
@@ -324,7 +277,7 @@ final class HedgeLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
         }
         guard let number else { return }
         guard budget?.withdraw() ?? true else { return refused() }
-        startCopy(number)
+        execute(number)
     }
 
     /// A copy was rejected (or its `body` threw): the next copy at once if the policy accepts
@@ -357,7 +310,7 @@ final class HedgeLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
             return wait
         }
         if let timer { _ = clock.scheduler.cancel(timer) }
-        startCopy(number)
+        execute(number)
     }
 
     /// The budget refused the copy just counted: it is not counted any more, and if it was
@@ -414,6 +367,8 @@ final class HedgeLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
 
     /// A request reached the result: the call is cancelled, after every pending copy is asked
     /// (see `conclude`). Returns without waiting for a body that runs meanwhile.
+    var stopAction: @Sendable () -> Void { { self.stop() } }
+
     func stop() {
         conclude(.cancelled)
     }

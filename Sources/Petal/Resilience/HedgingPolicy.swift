@@ -1,12 +1,12 @@
 /// How ``Future/hedging(_:on:clock:_:)`` hedges a call: how many copies of it at most, how long
 /// to wait for one before starting the next, which rejections start the next at once, and the
-/// budget that bounds how many extra copies a service sends.
+/// budget that bounds how many extra calls a service sends.
 ///
 /// ```swift
 /// // A backend that answers in 1-5 ms, and sometimes never: a second copy after 5 ms, a third
 /// // after 10, and no more extra copies than 5% of calls (plus a burst of 64: two requests'
-/// // worth of a fan-out of 32 calls, see HedgingBudget).
-/// let budget = HedgingBudget(share: 0.05, burst: 64)
+/// // worth of a fan-out of 32 calls, see RetryBudget).
+/// let budget = RetryBudget(share: 0.05, burst: 64)
 /// let policy = HedgingPolicy(copies: 3, delay: .milliseconds(5), budget: budget)
 /// let value = Future.hedging(policy) { backend.fetch(key) }
 /// ```
@@ -20,9 +20,9 @@ public struct HedgingPolicy: Sendable {
     /// How long each copy has before the next starts. Negative: no wait (every copy at once);
     /// longer than ``DeadlineClock/longestWait``: that. Both are reported when hedging starts.
     public var delay: Duration
-    /// Bounds the extra copies of every call that shares it; `nil` for no bound beyond
-    /// ``copies``.
-    public var budget: HedgingBudget?
+    /// Bounds the extra copies of every call that shares it, together with the retries of every
+    /// ``RetryPolicy`` that shares it; `nil` for no bound beyond ``copies``.
+    public var budget: RetryBudget?
     /// Whether a copy rejected with the error lets the next copy start at once (without waiting
     /// for the delay); by default every rejection does. A rejection it declines ends the hedged
     /// call with that error, and the other copies are asked to stop.
@@ -40,7 +40,7 @@ public struct HedgingPolicy: Sendable {
     /// property says what a value out of its range means, and ``Future/hedging(_:on:clock:_:)``
     /// reports each such value once per call, as an ``PetalDiagnostic/Kind/adjustedArgument``.
     public init(
-        copies: Int, delay: Duration, budget: HedgingBudget? = nil,
+        copies: Int, delay: Duration, budget: RetryBudget? = nil,
         hedgingWhen isRetryable: @escaping @Sendable (any Error) -> Bool = { _ in true }
     ) {
         self.copies = copies
@@ -71,14 +71,6 @@ public struct HedgingPolicy: Sendable {
                 .named(.adjustedArgument, "HedgingPolicy.copies"),
                 details: ["given": "\(copies)", "used": "\(Self.maximumCopies) (HedgingPolicy.maximumCopies)"])
         }
-        if delay < .zero {
-            PetalDiagnostics.report(
-                .named(.adjustedArgument, "HedgingPolicy.delay"),
-                details: ["given": "\(delay)", "used": "no wait"])
-        } else if delay > DeadlineClock.longestWait {
-            PetalDiagnostics.report(
-                .named(.adjustedArgument, "HedgingPolicy.delay"),
-                details: ["given": "\(delay)", "used": "DeadlineClock.longestWait (\(DeadlineClock.longestWait))"])
-        }
+        Self.reportAdjustment(of: delay, as: "HedgingPolicy.delay")
     }
 }

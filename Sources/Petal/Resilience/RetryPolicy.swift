@@ -12,14 +12,18 @@
 ///
 /// ```swift
 /// // Up to 5 attempts, waiting about 100 ms, 200 ms, 400 ms, 800 ms between them, each wait
-/// // picked at random in its upper half, and only after errors that are worth it.
+/// // picked at random in its upper half, and only after errors that are worth it; and, with
+/// // every call to the same backend, no more retries than 10% of the calls (plus 20 at once).
 /// let policy = RetryPolicy.exponential(
 ///     attempts: 5, initialDelay: .milliseconds(100), maximumDelay: .seconds(2), jitter: 0.5,
+///     budget: backendBudget,  // RetryBudget(share: 0.1, burst: 20), one per backend
 ///     retryingWhen: { ($0 as? HTTPError)?.isTransient ?? false })
 /// ```
 ///
 /// Jitter spreads the retries of many clients that failed together (a server restart), so that
-/// they do not return together.
+/// they do not return together. A ``RetryBudget`` bounds what the attempts cannot: a backend
+/// that is down sees every call retried `attempts` times, unless a budget shared by the calls
+/// lets only a share of them retry.
 public struct RetryPolicy: Sendable {
     /// How many attempts at most, the first included. Below 1 (`0`, `-3`): one attempt and no
     /// retry, reported as an ``PetalDiagnostic/Kind/adjustedArgument`` when retrying starts.
@@ -43,17 +47,22 @@ public struct RetryPolicy: Sendable {
     /// Whether an attempt rejected with the error is worth another; by default every rejection
     /// is. A rejection it declines ends the retrying with that error.
     public var isRetryable: @Sendable (any Error) -> Bool
+    /// Bounds the retries of every call that shares it, together with the extra copies of every
+    /// ``HedgingPolicy`` that shares it; `nil` for no bound beyond ``attempts``. When the budget
+    /// refuses a retry, the retrying gives up at once with the last attempt's error.
+    public var budget: RetryBudget?
 
     /// A policy of `attempts` attempts whose waits start at `initialDelay` and grow by
     /// `multiplier` up to `maximumDelay`, each shortened at random by up to `jitter` of itself,
-    /// after the rejections `isRetryable` accepts.
+    /// after the rejections `isRetryable` accepts, each retry let through by `budget`.
     ///
     /// Any value is accepted, as a policy read from configuration may hold anything: each
     /// property says what a value out of its range means, and ``Future/retrying(_:on:clock:_:)``
     /// reports each such value once per retrying call, as an ``PetalDiagnostic/Kind/adjustedArgument``.
     public init(
         attempts: Int, initialDelay: Duration = .zero, multiplier: Double = 1, maximumDelay: Duration? = nil,
-        jitter: Double = 0, retryingWhen isRetryable: @escaping @Sendable (any Error) -> Bool = { _ in true }
+        jitter: Double = 0, budget: RetryBudget? = nil,
+        retryingWhen isRetryable: @escaping @Sendable (any Error) -> Bool = { _ in true }
     ) {
         self.attempts = attempts
         self.initialDelay = initialDelay
@@ -61,17 +70,18 @@ public struct RetryPolicy: Sendable {
         self.maximumDelay = maximumDelay ?? initialDelay
         self.jitter = jitter
         self.isRetryable = isRetryable
+        self.budget = budget
     }
 
     /// Waits that double (or grow by `multiplier`) from `initialDelay` up to `maximumDelay`,
-    /// with half of each chosen at random by default.
+    /// with half of each chosen at random by default, each retry let through by `budget`.
     public static func exponential(
         attempts: Int, initialDelay: Duration, multiplier: Double = 2, maximumDelay: Duration, jitter: Double = 0.5,
-        retryingWhen isRetryable: @escaping @Sendable (any Error) -> Bool = { _ in true }
+        budget: RetryBudget? = nil, retryingWhen isRetryable: @escaping @Sendable (any Error) -> Bool = { _ in true }
     ) -> RetryPolicy {
         RetryPolicy(
             attempts: attempts, initialDelay: initialDelay, multiplier: multiplier, maximumDelay: maximumDelay,
-            jitter: jitter, retryingWhen: isRetryable)
+            jitter: jitter, budget: budget, retryingWhen: isRetryable)
     }
 
     /// The wait before attempt number `attempt` (2 is the first retry), for `random` in `0..<1`
@@ -133,17 +143,6 @@ public struct RetryPolicy: Sendable {
             PetalDiagnostics.report(
                 .named(.adjustedArgument, "RetryPolicy.jitter"),
                 details: ["given": "\(jitter)", "used": "\(Self.unitInterval(jitter, notANumber: 0))"])
-        }
-    }
-
-    private static func reportAdjustment(of delay: Duration, as parameter: StaticString) {
-        if delay < .zero {
-            PetalDiagnostics.report(
-                .named(.adjustedArgument, parameter), details: ["given": "\(delay)", "used": "no wait"])
-        } else if delay > DeadlineClock.longestWait {
-            PetalDiagnostics.report(
-                .named(.adjustedArgument, parameter),
-                details: ["given": "\(delay)", "used": "DeadlineClock.longestWait (\(DeadlineClock.longestWait))"])
         }
     }
 

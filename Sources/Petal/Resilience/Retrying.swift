@@ -36,14 +36,22 @@ extension Future {
     ///   request's own timeout ends it. A deadline of another clock is ignored (see
     ///   <doc:Deadlines>); every attempt, including one started from the timer thread, runs with
     ///   the deadline that was current here.
+    /// - A budget bounds the retries of every call that shares it: with `policy.budget`, each
+    ///   call deposits its share when it begins, and each retry takes a token when the
+    ///   rejection before it is handled, before the wait. When the budget refuses, the retrying
+    ///   gives up at once, rejected with the last attempt's error: a backend that is down sees
+    ///   at most (1 + share) times its usual calls, plus the burst, whatever `policy.attempts`
+    ///   says. A retry that never starts (a request came during its wait, `context` dropped it,
+    ///   no timer thread) gives its token back, so ``RetryBudget/extraCallsSent`` counts the
+    ///   retries whose `body` ran.
     /// - Any policy is accepted: a value out of its range (`attempts` below 1, a `multiplier` or
     ///   `jitter` that is not a number, a wait past ``DeadlineClock/longestWait``) is read as
     ///   ``RetryPolicy`` documents (`attempts: 0` runs `body` once) and reported here, once per
     ///   call, as an ``PetalDiagnostic/Kind/adjustedArgument``. Nothing in the policy can trap later, on the timer
     ///   thread or in a callback.
-    /// - Memory: a retry waiting between attempts holds about 480 bytes (measured on Linux,
-    ///   x86_64): the returned future (about 80), the loop that holds the policy, `context`,
-    ///   `clock` and `body` (about 160), the future's cancellation record and action (about 100),
+    /// - Memory: a retry waiting between attempts holds about 510 bytes (measured on Linux,
+    ///   x86_64): the returned future (about 80), the loop that holds the policy (its budget
+    ///   included), `context`, `clock` and `body` (about 180), the future's cancellation record and action (about 100),
     ///   and the timer's deadline entry with its action (about 100), plus what `body` captures.
     ///   The failed attempt's future and error are not kept, nor a lock: retries share a table
     ///   of locks. Everything is released when the retrying future resolves.
@@ -57,19 +65,7 @@ extension Future {
         _ policy: RetryPolicy, on context: Context = .inline, clock: DeadlineClock = .continuous,
         _ body: @escaping @Sendable () throws -> Future<Value>
     ) -> Future<Value> {
-        let deadline = Deadline.inUse ? Deadline.held(on: clock) : nil
-        if let deadline, deadline.hasPassed { return .refused(by: deadline.exceededError) }
-        policy.reportAdjustments()
-        let result = FutureStorage<Value>.makePending()
-        // Checked here: passing `body` through the generic `carrying` would cost two
-        // reabstraction thunks (128 bytes) even with no carrier.
-        let body = CallbackContext.isEnabled ? CallbackContext.carrying(body) : body
-        let retry = RetryLoop(
-            result: result, policy: policy, context: context, clock: clock, deadline: deadline, body: body)
-        result.markPropagating()
-        result.addCancellationAction { retry.stop() }
-        retry.startAttempt(1)
-        return Future(storage: result)
+        RetryLoop<Value, Context>.begin(policy, on: context, clock: clock, body)
     }
 
     /// Runs `body` up to `attempts` times while its future is rejected, waiting `delay` between
@@ -100,26 +96,26 @@ extension Future {
 ///
 /// Why it exists: attempts start from callbacks on other threads and from the shared timer, and
 /// a cancellation request must reach whichever attempt is current.
-final class RetryLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
+final class RetryLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked Sendable {
     // @unchecked: `result` is resolved only through its claim; `current`, `wait` and `stopped`
     // only under this object's stripe of `StripedLock` (no lock of its own: a retry between
     // attempts should hold as little as it can); everything else is immutable.
     private let result: FutureStorage<Value>
     private let policy: RetryPolicy
-    private let context: Context
-    private let clock: DeadlineClock
-    /// The request's deadline on `clock`, if one was bound: no attempt starts at or after it.
-    private let deadline: HeldDeadline?
+    let context: Context
+    let clock: DeadlineClock
+    let deadline: HeldDeadline?
     private let body: @Sendable () throws -> Future<Value>
     /// The current attempt's future while it is pending (dropped once it resolves, so that a
     /// wait does not keep a failed attempt and its error alive).
     private var current: FutureStorage<Value>?
     /// The deadline of the wait before the next attempt.
     private var wait: DeadlineEntry?
-    /// Whether a request stopped the retrying.
-    private var stopped = false
     /// The thread running `body` for an attempt that has begun, until `body` returns.
     private var starter: pthread_t?
+    /// Whether a request stopped the retrying. After `starter`, so that it takes the byte
+    /// beside the optional's tag rather than a word of its own.
+    private var stopped = false
 
     /// Whether another thread than this one is running `body`; call with the lock held.
     private var isStartingElsewhere: Bool {
@@ -139,20 +135,19 @@ final class RetryLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
         self.body = body
     }
 
-    /// Runs attempt `number` on the context.
-    func startAttempt(_ number: Int) {
-        if Context.self == InlineExecutionContext.self {
-            run(number)
-        } else {
-            context.execute({ self.run(number) }, ifDropped: dropped(result, by: context))
-        }
+    /// `context` dropped attempt `number`: the retrying is cancelled with the drop.
+    func dropped(_ number: Int) {
+        notStarted(number)
+        result.fail(.cancelled, error: DroppedWorkError(droppedBy: Context.self))
     }
 
-    private func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-        try StripedLock.withLock(for: self, body)
+    /// Attempt `number` never began (a request came first, or its context dropped it): a retry
+    /// gives its token back.
+    private func notStarted(_ number: Int) {
+        if number > 1 { policy.budget?.giveBack() }
     }
 
-    private func run(_ number: Int) {
+    func run(_ number: Int) {
         // The attempt begins under the lock that `stop()` takes: a request either comes first
         // (no attempt begins) or waits for `body` to return (see `stop()`).
         let begins = withLock { () -> Bool in
@@ -160,7 +155,7 @@ final class RetryLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
             starter = pthread_self()
             return true
         }
-        guard begins else { return }
+        guard begins else { return notStarted(number) }
         let attempt: Future<Value>
         do {
             attempt = try body()
@@ -197,31 +192,30 @@ final class RetryLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
     }
 
     /// Waits before attempt `number`, which follows a rejection with `error`; gives up at once
-    /// with `error` if the attempt would start at or after the deadline.
+    /// with `error` if the attempt would start at or after the deadline, or the budget refuses it.
     private func scheduleAttempt(_ number: Int, after error: any Error) {
         let delay = policy.delay(beforeAttempt: number, random: Double.random(in: 0..<1))
+        // The deadline first: a retry that could not start in time takes no token.
         if let deadline, deadline.isPassed(after: delay) {
             _ = result.fail(.rejected, error: error)
             return
         }
-        guard delay > .zero else { return startAttempt(number) }
-        let wait = DeadlineEntry(deadline: clock.now + delay) { self.startAttempt(number) }
-        // Scheduled and remembered under the lock, so that a request either comes first (no
-        // wait starts) or finds the wait in the timer and takes it out at once, rather than
-        // leaving it (and this loop) there until its deadline. The timer's lock nests inside
-        // this one; the timer never calls out with its own lock held.
-        let failure = withLock { () -> TimerUnavailableError? in
-            guard !stopped else { return nil }
-            do throws(TimerUnavailableError) {
-                try clock.scheduler.schedule(wait)
-            } catch {
-                return error
-            }
-            self.wait = wait
-            return nil
+        guard policy.budget?.withdraw() ?? true else {
+            _ = result.fail(.rejected, error: error)
+            return
         }
-        // No timer thread to wait out the delay: the retry cannot happen as asked.
-        if let failure { result.fail(.rejected, error: failure) }
+        guard delay > .zero else { return execute(number) }
+        let wait = DeadlineEntry(deadline: clock.now + delay) { self.execute(number) }
+        switch schedule(wait, if: { !stopped }, remember: { self.wait = $0 }) {
+        case .scheduled:
+            break
+        case .skipped:
+            notStarted(number)
+        case .failed(let failure):
+            // No timer thread to wait out the delay: the retry cannot happen as asked.
+            notStarted(number)
+            result.fail(.rejected, error: failure)
+        }
     }
 
     /// A cancellation request reached the retrying future: no more attempts, ask the current
@@ -231,6 +225,8 @@ final class RetryLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
     /// waits for `body` to return (it only starts the work), so that when the request returns no
     /// attempt is beginning any more, and then asks that attempt's future. A request made by
     /// `body` itself, on its own thread, does not wait.
+    var stopAction: @Sendable () -> Void { { self.stop() } }
+
     func stop() {
         var state = withLock { () -> (current: FutureStorage<Value>?, wait: DeadlineEntry?, starting: Bool) in
             stopped = true
@@ -241,8 +237,10 @@ final class RetryLoop<Value, Context: ExecutionContext>: @unchecked Sendable {
             state = withLock { (self.current, self.wait, isStartingElsewhere) }
         }
         let (current, wait) = (state.current, state.wait)
-        // A wait not scheduled yet, or already over, is not in the timer: nothing to remove.
-        if let wait { _ = clock.scheduler.cancel(wait) }
+        // A wait not scheduled yet, or already over, is not in the timer: nothing to remove. A
+        // wait removed here never runs its attempt, whose token comes back; one the timer took
+        // runs it, and `run` finds the request.
+        if let wait, clock.scheduler.cancel(wait) { policy.budget?.giveBack() }
         current?.requestCancellation()
         result.fail(.cancelled, error: nil)
     }

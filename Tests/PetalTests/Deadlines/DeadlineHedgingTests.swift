@@ -8,7 +8,7 @@ struct DeadlineHedgingTests {
     func refusedWhenPassed() {
         let clock = DeadlineClock.manual()
         let deadline = Deadline(after: .zero, clock: clock)
-        let budget = HedgingBudget(share: 1, burst: 4)
+        let budget = RetryBudget(share: 1, burst: 4)
         let copies = Copies()
         let call = Deadline.withValue(deadline) {
             Future.hedging(HedgingPolicy(copies: 3, delay: .milliseconds(5), budget: budget), clock: clock) {
@@ -18,13 +18,13 @@ struct DeadlineHedgingTests {
         #expect(copies.count == 0)
         #expect(isExceeded(call, by: deadline))
         #expect(clock.pendingDeadlineCount == 0)
-        #expect(budget.extraCopiesSent == 0)
+        #expect(budget.extraCallsSent == 0)
     }
 
     @Test("no copy is timed or started at or after the deadline, and none takes a token")
     func noCopyAtDeadline() {
         let clock = DeadlineClock.manual()
-        let budget = HedgingBudget(share: 1, burst: 10)
+        let budget = RetryBudget(share: 1, burst: 10)
         let copies = Copies()
         // Copies due at 0, 5, 10 and 15 ms; the deadline at 10 ms leaves two.
         let call = Deadline.withValue(Deadline(after: .milliseconds(10), clock: clock)) {
@@ -37,7 +37,7 @@ struct DeadlineHedgingTests {
         #expect(clock.pendingDeadlineCount == 0)
         clock.advance(by: .seconds(1))
         #expect(copies.count == 2)
-        #expect(budget.extraCopiesSent == 1)
+        #expect(budget.extraCallsSent == 1)
         _ = copies[1].fulfil(with: 2)
         #expect(call.peek()?.value == 2)
         copies.cancelPending()
@@ -46,7 +46,7 @@ struct DeadlineHedgingTests {
     @Test("a retryable rejection after the deadline starts no copy: the call is rejected with it")
     func rejectionAfterDeadline() {
         let clock = DeadlineClock.manual()
-        let budget = HedgingBudget(share: 1, burst: 10)
+        let budget = RetryBudget(share: 1, burst: 10)
         let copies = Copies()
         let call = Deadline.withValue(Deadline(after: .milliseconds(3), clock: clock)) {
             Future.hedging(HedgingPolicy(copies: 3, delay: .milliseconds(5), budget: budget), clock: clock) {
@@ -57,7 +57,7 @@ struct DeadlineHedgingTests {
         _ = copies[0].reject(with: TestError(1))
         #expect(copies.count == 1)
         #expect(call.peek()?.error as? TestError == TestError(1))
-        #expect(budget.extraCopiesSent == 0)
+        #expect(budget.extraCallsSent == 0)
     }
 
     @Test("a copy started from the timer runs with the deadline bound where the call was made")

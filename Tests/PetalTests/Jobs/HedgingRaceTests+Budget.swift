@@ -35,7 +35,7 @@ extension HedgingRaceTests {
         let serial = DrainableQueue(DispatchQueue(label: "hedging-budget"))
         let global = DrainableQueue(DispatchQueue.global())
         // Never refuses: every copy let through is one the budget must count, or give back.
-        let budget = HedgingBudget(share: Double(HedgingPolicy.maximumCopies), burst: 1_000_000)
+        let budget = RetryBudget(share: Double(HedgingPolicy.maximumCopies), burst: 1_000_000)
         let perRound = 32
         let rounds = raceScaled(40_000 / perRound)
         var extraBodies = 0
@@ -71,12 +71,12 @@ extension HedgingRaceTests {
             }
         }
         #expect(
-            budget.extraCopiesSent == extraBodies,
-            "\(budget.extraCopiesSent) sent, \(extraBodies) bodies ran, \(budget.extraCopiesGivenBack) given back")
-        #expect(budget.extraCopiesRefused == 0)
+            budget.extraCallsSent == extraBodies,
+            "\(budget.extraCallsSent) sent, \(extraBodies) bodies ran, \(budget.extraCallsGivenBack) given back")
+        #expect(budget.extraCallsRefused == 0)
         #expect(unresolved == 0)
         #expect(extraBodies > 0)
         // Some copies were decided while they waited for their turn: the case this test is for.
-        #expect(budget.extraCopiesGivenBack > 0)
+        #expect(budget.extraCallsGivenBack > 0)
     }
 }

@@ -204,7 +204,7 @@ struct HedgingTests {
     @Test("a budget lets through its burst, then its share of calls")
     func budget() {
         let clock = DeadlineClock.manual()
-        let budget = HedgingBudget(share: 0.5, burst: 1)
+        let budget = RetryBudget(share: 0.5, burst: 1)
         let policy = HedgingPolicy(copies: 2, delay: .milliseconds(5), budget: budget)
         var all: [Copies] = []
         for _ in 0..<6 {
@@ -215,24 +215,24 @@ struct HedgingTests {
         }
         // The burst (1, topped up by nothing: it is full), then one hedge per two calls.
         #expect(all.map(\.count) == [2, 1, 2, 1, 2, 1])
-        #expect(budget.extraCopiesSent == 3)
-        #expect(budget.extraCopiesRefused == 3)
+        #expect(budget.extraCallsSent == 3)
+        #expect(budget.extraCallsRefused == 3)
         for copies in all { copies.cancelPending() }
     }
 
     @Test("an extra copy whose call was decided before it started gives its token back and is not counted as sent")
     func budgetTakesBackUnstartedCopy() {
-        let budget = HedgingBudget(share: 0, burst: 1)
+        let budget = RetryBudget(share: 0, burst: 1)
         let context = ManualContext()
         let policy = HedgingPolicy(copies: 2, delay: .zero, budget: budget)
         let copies = Copies()
         let future = Future.hedging(policy, on: context) { copies.start() }
         context.runAll()  // the first copy; its run lets the second through and hands it on
-        #expect(budget.extraCopiesSent == 1)
+        #expect(budget.extraCallsSent == 1)
         _ = copies[0].fulfil(with: 1)
         context.runAll()  // the second copy's turn: the call is over, so it never starts
         #expect(copies.count == 1)
-        #expect(budget.extraCopiesSent == 0)
+        #expect(budget.extraCallsSent == 0)
         #expect(describe(future.peek()) == "fulfilled(1)")
         // The token is back: the next call's extra copy is let through, and counted when it runs.
         let next = Copies()
@@ -240,23 +240,23 @@ struct HedgingTests {
         context.runAll()
         context.runAll()
         #expect(next.count == 2)
-        #expect(budget.extraCopiesSent == 1)
-        #expect(budget.extraCopiesRefused == 0)
+        #expect(budget.extraCallsSent == 1)
+        #expect(budget.extraCallsRefused == 0)
         next.cancelPending()
     }
 
     @Test("an extra copy its context drops gives its token back; the call is cancelled with the drop")
     func budgetTakesBackDroppedCopy() {
-        let budget = HedgingBudget(share: 0, burst: 1)
+        let budget = RetryBudget(share: 0, burst: 1)
         let context = ManualContext()
         let copies = Copies()
         let future = Future.hedging(HedgingPolicy(copies: 2, delay: .zero, budget: budget), on: context) {
             copies.start()
         }
         context.runAll()
-        #expect(budget.extraCopiesSent == 1)
+        #expect(budget.extraCallsSent == 1)
         context.dropAll()
-        #expect(budget.extraCopiesSent == 0)
+        #expect(budget.extraCallsSent == 0)
         guard case .cancelled(let error)? = future.peek() else {
             Issue.record("not cancelled: \(describe(future.peek()))")
             return
@@ -267,7 +267,7 @@ struct HedgingTests {
 
     @Test("a rejection refused an extra copy by the budget ends the call when it was the last copy")
     func budgetRefusesRetry() {
-        let budget = HedgingBudget(share: 0, burst: 0)
+        let budget = RetryBudget(share: 0, burst: 0)
         let copies = Copies()
         let future = Future.hedging(HedgingPolicy(copies: 3, delay: .seconds(1), budget: budget)) { copies.start() }
         _ = copies[0].reject(with: TestError(1))
@@ -289,11 +289,11 @@ struct HedgingTests {
         many.cancelPending()
         #expect(adjustmentReported("HedgingPolicy.copies", given: "\(Int.max)", since: start))
         #expect(adjustmentReported("HedgingPolicy.delay", given: "-1", since: start))
-        let nan = HedgingBudget(share: .nan, burst: -5)
+        let nan = RetryBudget(share: .nan, burst: -5)
         #expect(nan.share == 0 && nan.burst == 0)
-        #expect(adjustmentReported("HedgingBudget.share", given: "nan", since: start))
-        #expect(adjustmentReported("HedgingBudget.burst", given: "-5", since: start))
-        let huge = HedgingBudget(share: .infinity)
+        #expect(adjustmentReported("RetryBudget.share", given: "nan", since: start))
+        #expect(adjustmentReported("RetryBudget.burst", given: "-5", since: start))
+        let huge = RetryBudget(share: .infinity)
         #expect(huge.share == Double(HedgingPolicy.maximumCopies))
     }
 }

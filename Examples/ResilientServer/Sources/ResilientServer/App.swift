@@ -39,7 +39,7 @@ enum ResilientServer {
         let limit = ConcurrencyLimit(maximum: maximum, queue: queue)
         // A second copy of a call not answered after 5 ms (the slowest ordinary answer), a third
         // after 10: a lost call costs 5 ms, not the request. Extra copies: at most 5% of calls.
-        let hedging = HedgingPolicy(copies: 3, delay: .milliseconds(5), budget: HedgingBudget(share: 0.05, burst: 64))
+        let hedging = HedgingPolicy(copies: 3, delay: .milliseconds(5), budget: RetryBudget(share: 0.05, burst: 64))
         // On SIGTERM, asks the requests in flight to stop and waits for them (a second at most).
         let drain = RequestDrain(gracePeriod: .seconds(1))
 

@@ -3,7 +3,7 @@ import Petal
 /// The guide's hedged fan-out.
 func hedgedFanOut(to backends: [Backend], key: Int) -> Future<[Int]> {
     // snippet: hedging
-    let budget = HedgingBudget(share: 0.05, burst: 64)  // extra copies: at most 5% of calls, 64 at once
+    let budget = RetryBudget(share: 0.05, burst: 64)  // extra copies: at most 5% of calls, 64 at once
     let policy = HedgingPolicy(copies: 3, delay: .milliseconds(5), budget: budget)
 
     let calls = backends.map { backend in Future.hedging(policy) { backend.call(key) } }

@@ -25,7 +25,7 @@ struct HedgedFanout: Fanout {
     static let deadlineFromArrival = true
 
     /// Copies at most, the delay between them, and the budget.
-    static func policy(budget: HedgingBudget) -> HedgingPolicy {
+    static func policy(budget: RetryBudget) -> HedgingPolicy {
         HedgingPolicy(copies: 3, delay: .milliseconds(5), budget: budget)
     }
 
@@ -37,7 +37,7 @@ struct HedgedFanout: Fanout {
     /// the limit.
     let countedAs: Variant
     /// The budget shared by every request of this variant.
-    let budget = HedgingBudget(share: 0.05, burst: 64)
+    let budget = RetryBudget(share: 0.05, burst: 64)
 
     init(backend: Backend, drain: RequestDrain, countedAs: Variant = Self.variant) {
         self.backend = backend
@@ -45,7 +45,7 @@ struct HedgedFanout: Fanout {
         self.countedAs = countedAs
     }
 
-    var hedgesStarted: Int { budget.extraCopiesSent }
+    var hedgesStarted: Int { budget.extraCallsSent }
 
     func sum(of request: FanoutRequest, on loop: any EventLoop) async throws -> Int? {
         let deadline = Deadline.current ?? Deadline(after: FanoutRequest.deadline)
