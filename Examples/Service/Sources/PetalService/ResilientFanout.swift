@@ -17,8 +17,9 @@ import PetalServiceLifecycle
 ///   request's 20 ms deadline bounds them all: `retrying` gives up at once when the next wait
 ///   would end past the deadline, and the request's timeout ends the attempt that runs then;
 /// - **hedging**, per attempt: a copy after 5 ms and a third at 10 ms, as `hedged`, within a
-///   budget of its own. Hedges answer slowness only: a copy's failure is left to retrying (its
-///   backoff), not answered with another copy at once;
+///   budget it shares with the retries (5% extra calls, copies and retries together). Hedges
+///   answer slowness only: a copy's failure is left to retrying (its backoff), not answered
+///   with another copy at once;
 /// - ``guardedCall(_:key:on:)``, per copy: the one call to the backend, where the circuit
 ///   breaker will wrap it. It is the innermost layer on purpose: the breaker then sees every
 ///   call the backend receives and its outcome (copies and retries included), and while it is
@@ -30,14 +31,18 @@ struct ResilientFanout: FanoutBehindLimit {
     static let deadlineFromArrival = true
 
     /// Up to 3 attempts per call, waiting about 1 then 2 ms (each wait picked in its upper half),
-    /// after the backend's failures only: a cancellation or a refusal is not retried.
-    static let retryPolicy = RetryPolicy.exponential(
-        attempts: 3, initialDelay: .milliseconds(1), multiplier: 2, maximumDelay: .milliseconds(4), jitter: 0.5,
-        retryingWhen: { $0 is BackendUnavailableError })
+    /// after the backend's failures only (a cancellation or a refusal is not retried), each
+    /// retry drawn from `budget`: with the backend down, it sees at most 1.05 times its calls.
+    static func retryPolicy(budget: RetryBudget) -> RetryPolicy {
+        RetryPolicy.exponential(
+            attempts: 3, initialDelay: .milliseconds(1), multiplier: 2, maximumDelay: .milliseconds(4), jitter: 0.5,
+            budget: budget, retryingWhen: { $0 is BackendUnavailableError })
+    }
 
     /// ``HedgedFanout``'s copies and delay, answering slowness only: a rejected copy rejects the
-    /// attempt at once, for ``retryPolicy`` to decide.
-    static func hedgingPolicy(budget: HedgingBudget) -> HedgingPolicy {
+    /// attempt at once, for the retry policy to decide. Its copies draw from the same budget
+    /// as the retries.
+    static func hedgingPolicy(budget: RetryBudget) -> HedgingPolicy {
         let hedged = HedgedFanout.policy(budget: budget)
         return HedgingPolicy(copies: hedged.copies, delay: hedged.delay, budget: budget, hedgingWhen: { _ in false })
     }
@@ -48,20 +53,23 @@ struct ResilientFanout: FanoutBehindLimit {
     let drain: RequestDrain
     /// The service's limit on the requests fanning out.
     let limit: ConcurrencyLimit
-    /// The budget of the extra copies, shared by every request of this variant.
-    let budget = HedgingBudget(share: 0.05, burst: 64)
+    /// The budget of the extra calls, retries and copies alike, shared by every request of
+    /// this variant: 5% of the calls, as `hedged`'s budget of copies.
+    let budget = RetryBudget(share: 0.05, burst: 64)
 
-    var hedgesStarted: Int { budget.extraCopiesSent }
+    /// The extra calls sent: copies and retries.
+    var hedgesStarted: Int { budget.extraCallsSent }
 
     /// The answers of every backend, each call retried and hedged, started on `loop`.
     func admitted(_ request: FanoutRequest, on loop: any EventLoop) -> Future<[Int]> {
         let hedging = Self.hedgingPolicy(budget: budget)
+        let retrying = Self.retryPolicy(budget: budget)
         return Future.startFollowing(on: .eventLoop(loop)) { [self] in
             let calls = (1...request.count).map { index in
                 // Retries start on Petal's timer thread after their wait, copies likewise after
                 // their delay; both only schedule the call on the loop (the backend's calls are
                 // thread-safe).
-                Future.retrying(Self.retryPolicy) {
+                Future.retrying(retrying) {
                     Future.hedging(hedging) { self.guardedCall(index, key: request.key, on: loop) }
                 }
             }
@@ -72,7 +80,7 @@ struct ResilientFanout: FanoutBehindLimit {
     /// One call to backend `index`, as the backend receives it: every copy and every retry
     /// comes through here. The circuit breaker (issue 56, item 1) will wrap this call, and only
     /// this one, as `breaker.run { ... }`: refused at once while open, its outcome counted while
-    /// closed or half-open; then ``retryPolicy`` must decline its refusal, and `/stats` gains the
+    /// closed or half-open; then ``retryPolicy(budget:)`` must decline its refusal, and `/stats` gains the
     /// breaker's state.
     func guardedCall(_ index: Int, key: Int, on loop: any EventLoop) -> Future<Int> {
         PetalFanout.call(index, key: key, on: loop, backend: backend, for: Self.variant)
