@@ -23,6 +23,8 @@
             _ = Promise<Int>()
             _ = Future<Int>.rejected(with: Failure())
             _ = Future<Int>.retrying(RetryPolicy(attempts: 1, multiplier: .nan)) { .fulfilled(with: 1) }
+            let breaker = CircuitBreaker(name: "metrics", policy: CircuitBreakerPolicy(minimumCalls: 1))
+            _ = breaker.run { Future<Int>.rejected(with: Failure()) }
         }
         let promise = Promise<Int>()
         for value in 0..<4 { promise.fulfil(with: value) }

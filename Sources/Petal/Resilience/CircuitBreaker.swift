@@ -1,0 +1,338 @@
+import CPetal
+
+/// Stops calling a backend that fails: after enough of its calls failed (or were slow), the
+/// breaker **opens** and refuses every call at once, without running it; after a while it lets
+/// a few **trial** calls through, and closes again if they all succeed.
+///
+/// ```swift
+/// let breaker = CircuitBreaker(name: "inventory", policy: CircuitBreakerPolicy(openDuration: .seconds(5)))
+///
+/// func stock(_ item: Item) -> Future<Int> {
+///     breaker.run { inventory.fetch(item) }  // a CircuitBreakerOpenError at once while open
+/// }
+/// ```
+///
+/// Why: a backend that is down answers every call with an error, or not at all. Calling it
+/// anyway costs each request its wait (up to its deadline, for a backend that hangs), and the
+/// backend the load it can least afford while it recovers. An open breaker answers in a
+/// compare-and-swap instead, and the backend sees a few trial calls until it is back.
+///
+/// The states (``State``), as resilience4j and Polly have them:
+/// - **Closed**: every call runs, and its outcome is counted in a sliding window
+///   (``CircuitBreakerPolicy/window``: the last N calls, or the last D seconds). A failed or
+///   slow call that finds, with ``CircuitBreakerPolicy/minimumCalls`` calls in the window, the
+///   share of failures at or above ``CircuitBreakerPolicy/failureRateThreshold`` (or the share
+///   of slow calls at or above ``CircuitBreakerPolicy/slowCallRateThreshold``) opens the
+///   breaker. A success lowers both rates, so only a failed or slow call looks at the window.
+/// - **Open**: every call is refused, rejected with a ``CircuitBreakerOpenError`` (carrying
+///   when it will try again), its closure never run, for ``CircuitBreakerPolicy/openDuration``.
+/// - **Half-open**: the first call after the open duration moves the breaker to half-open and
+///   is the first of ``CircuitBreakerPolicy/trialCalls`` calls let through; the others are
+///   refused. When every trial has succeeded, the breaker closes, with an empty window; the
+///   first trial that fails, or is slow, opens it again for another open duration.
+///
+/// What counts as a failure: a rejection, unless it says the call never reached the backend or
+/// ``isFailure`` says otherwise. A cancelled call (its consumers gave up, or its work was
+/// dropped), a ``ConcurrencyLimitExceededError`` (a limit refused it), a
+/// ``CircuitBreakerOpenError`` (another breaker did), and the request's deadline refusing it
+/// (``Deadline/exceededError``, returned at once) count as nothing, neither success nor
+/// failure: a trial call that ends so gives its place back to another. A rejection ``isFailure``
+/// declines (a `404`, say: the backend answered) counts as a success.
+///
+/// Cost: the closed path takes no lock: one load of the state word when the call starts and
+/// one when it ends, two readings of the clock (to find slow calls), and one compare-and-swap
+/// on a bucket of the window; a failure also reads the window's buckets. Only a change of state
+/// moves the state word, by compare-and-swap (see `BreakerWord`, and the model that checks
+/// those moves, `Tests/Model/petal_breaker.pml`).
+///
+/// Every change of state is reported to ``PetalDiagnostics/handler`` as a
+/// ``PetalDiagnostic/Kind/circuitBreakerStateChanged``; with the `Metrics` trait,
+/// `PetalMetrics.track(_:)` publishes the state as a gauge.
+///
+/// How it composes with the other tools, in either order: see <doc:CircuitBreakers>.
+public final class CircuitBreaker: @unchecked Sendable {
+    // @unchecked: `word` is reached only through C atomics, at an address of its own; the
+    // window is lock-free itself; everything else is immutable and Sendable.
+
+    /// The state of a breaker.
+    public enum State: Sendable, Hashable, CustomStringConvertible {
+        /// Calls run, and their outcomes are counted.
+        case closed
+        /// Calls are refused, without running, until the open duration is over.
+        case open
+        /// A few trial calls run, and decide whether the breaker closes or opens again.
+        case halfOpen
+
+        /// `closed`, `open` or `half-open`.
+        public var description: String {
+            switch self {
+            case .closed: "closed"
+            case .open: "open"
+            case .halfOpen: "half-open"
+            }
+        }
+    }
+
+    /// The name the breaker's reports and errors give it (the backend's, say).
+    public let name: String
+    /// When the breaker opens and closes, as given (values out of range are used as its
+    /// properties say).
+    public let policy: CircuitBreakerPolicy
+    /// Whether a rejection counts as a failure of the backend; asked only for rejections that do
+    /// not already count as nothing (see ``CircuitBreaker``).
+    public let isFailure: @Sendable (any Error) -> Bool
+    /// The clock that times the calls and the open duration.
+    public let clock: DeadlineClock
+
+    private let word: UnsafeMutablePointer<petal_atomic_word>
+    private let window: BreakerWindow
+    /// The instant ticks and periods count from.
+    private let origin: ContinuousClock.Instant
+    private let failureRateThreshold: Double
+    private let slowCallRateThreshold: Double
+    private let minimumCalls: Int
+    private let slowCallDuration: Duration
+    private let openDuration: Duration
+    private let trialCalls: Int
+
+    /// A closed breaker named `name`, that opens and closes as `policy` says, on `clock`.
+    ///
+    /// - Parameters:
+    ///   - name: What its reports and errors call it.
+    ///   - policy: The thresholds, the window, the open duration and the trial calls. Values
+    ///     out of range are adjusted as its properties say, and reported once, here, as an
+    ///     ``PetalDiagnostic/Kind/adjustedArgument``.
+    ///   - clock: Times the calls (slow or not), the time window and the open duration: `.manual`
+    ///     in tests, to decide when the breaker half-opens without waiting.
+    ///   - isFailure: Whether a rejection is a failure of the backend; by default every one is
+    ///     (but those that count as nothing, see ``CircuitBreaker``).
+    public init(
+        name: String, policy: CircuitBreakerPolicy = CircuitBreakerPolicy(), clock: DeadlineClock = .continuous,
+        isFailure: @escaping @Sendable (any Error) -> Bool = { _ in true }
+    ) {
+        policy.reportAdjustments()
+        self.name = name
+        self.policy = policy
+        self.isFailure = isFailure
+        self.clock = clock
+        window = BreakerWindow(policy.boundedWindow)
+        origin = clock.now
+        failureRateThreshold = policy.boundedFailureRateThreshold
+        slowCallRateThreshold = policy.boundedSlowCallRateThreshold
+        minimumCalls = policy.boundedMinimumCalls
+        slowCallDuration = policy.boundedSlowCallDuration
+        openDuration = policy.boundedOpenDuration
+        trialCalls = policy.boundedTrialCalls
+        word = .allocate(capacity: 1)
+        word.initialize(to: petal_atomic_word(value: BreakerWord.closed))
+    }
+
+    deinit {
+        word.deinitialize(count: 1)
+        word.deallocate()
+    }
+
+    /// The state now (other threads may be changing it). An open breaker whose open duration
+    /// is over reads `open` until a call arrives and half-opens it.
+    public var state: State {
+        Self.state(of: petal_atomic_word_load(word))
+    }
+
+    private static func state(of word: petal_word) -> State {
+        switch BreakerWord.state(word) {
+        case BreakerWord.closed: .closed
+        case BreakerWord.open: .open
+        default: .halfOpen
+        }
+    }
+
+    /// Runs `body` if the breaker lets the call through, and counts its outcome; refuses it
+    /// otherwise, without running `body`.
+    ///
+    /// - Where and when: with `.inline`, the breaker decides and `body` runs on this thread
+    ///   before this returns; with another context, both happen there, when it runs the call
+    ///   (as ``Future/startFollowing(on:executing:)`` does: a call cancelled or dropped before
+    ///   it starts never reaches the breaker).
+    /// - Returns: the future of the call, resolved as the future `body` returns; rejected with
+    ///   what `body` throws (counted as a rejection of the call); rejected with a
+    ///   ``CircuitBreakerOpenError`` at once, `body` never run, while the breaker is open or
+    ///   its trial calls are all taken.
+    /// - A request's deadline: with a ``Deadline`` bound here that has passed, the call is
+    ///   refused with its ``Deadline/exceededError`` before the breaker is asked, and counts as
+    ///   nothing; so does a call whose future comes back already rejected with that error (a
+    ///   retry, hedge or limit inside `body` refused it).
+    /// - Parameters:
+    ///   - context: Where the breaker decides and `body` runs.
+    ///   - body: Starts the call and returns its future.
+    public func run<Value, Context: ExecutionContext>(
+        on context: Context = .inline, _ body: @escaping @Sendable () throws -> Future<Value>
+    ) -> Future<Value> {
+        guard Context.self == InlineExecutionContext.self else {
+            return Future.startFollowing(on: context) { self.run(body) }
+        }
+        if Deadline.inUse, let refusal = Deadline.refusal() { return .refused(by: refusal) }
+        let admission = admit()
+        if case .refused(let error) = admission { return .rejected(with: error) }
+        let start = clock.now
+        let operation: Future<Value>
+        do {
+            operation = try body()
+        } catch {
+            finish(admission, kind: .rejected, error: error, since: start, refusal: nil)
+            return .rejected(with: error)
+        }
+        // Only a future rejected before `body` returned can be the deadline's refusal; later,
+        // the same error is the request's own timeout ending a call the backend did not answer.
+        let refusal = Deadline.inUse && operation.isResolved ? Deadline.refusal() : nil
+        // A step receives the storage and the kind, and reads the error without observing it:
+        // the caller's future is the operation itself, and its failure is the caller's to see.
+        operation.storage.subscribe(
+            .step { [self] storage, kind in
+                let error: (any Error)? = if kind == .rejected, case .rejected(let error) = storage.snapshot() { error } else { nil }
+                finish(admission, kind: kind, error: error, since: start, refusal: refusal)
+            })
+        return operation
+    }
+
+    // MARK: Outcomes
+
+    /// How a call was let through: counted in the window of a closed epoch, or a trial of a
+    /// half-open one; or refused.
+    private enum Admission {
+        case closed(UInt32)
+        case trial(UInt32)
+        case refused(CircuitBreakerOpenError)
+    }
+
+    private func finish(
+        _ admission: Admission, kind: OutcomeKind, error: (any Error)?, since start: ContinuousClock.Instant,
+        refusal: FutureTimeoutError?
+    ) {
+        let end = clock.now
+        let outcome = classify(kind, error, refusal: refusal)
+        let slow = outcome != .ignored && start.duration(to: end) >= slowCallDuration
+        switch admission {
+        case .closed(let epoch): record(outcome, slow: slow, epoch: epoch, at: end)
+        // A slow trial says the backend is not back: it opens the breaker again as a failure.
+        case .trial(let epoch): settle(trial: epoch, slow ? .failure : outcome, at: end)
+        case .refused: break
+        }
+    }
+
+    private func classify(_ kind: OutcomeKind, _ error: (any Error)?, refusal: FutureTimeoutError?) -> BreakerOutcome {
+        switch kind {
+        case .fulfilled: return .success
+        case .cancelled: return .ignored
+        case .rejected:
+            guard let error else { return .failure }
+            if error is ConcurrencyLimitExceededError || error is CircuitBreakerOpenError || error is FutureCancelledError {
+                return .ignored
+            }
+            if let refusal, let timeout = error as? FutureTimeoutError, timeout.deadline == refusal.deadline {
+                return .ignored
+            }
+            return isFailure(error) ? .failure : .success
+        }
+    }
+
+    /// Counts a call of closed `epoch` in the window; a failed or slow one opens the breaker if
+    /// the window's rates are past their thresholds.
+    private func record(_ outcome: BreakerOutcome, slow: Bool, epoch: UInt32, at now: ContinuousClock.Instant) {
+        guard outcome != .ignored else { return }
+        // ACQUIRE: a call of an earlier closed state is not counted in this one's window.
+        let seen = petal_atomic_word_load(word)
+        guard BreakerWord.state(seen) == BreakerWord.closed && BreakerWord.epoch(seen) == epoch else { return }
+        let failed = outcome == .failure
+        let period = window.period(elapsed: nanoseconds(to: now))
+        window.record(period: period, failed: failed, slow: slow)
+        guard failed || slow else { return }
+        let totals = window.totals(upTo: period)
+        let calls = Double(totals.calls)
+        guard totals.calls >= minimumCalls,
+            Double(totals.failures) >= failureRateThreshold * calls || Double(totals.slow) >= slowCallRateThreshold * calls
+        else { return }
+        trip(epoch: epoch, at: now)
+    }
+
+    // MARK: The word's moves
+
+    private func exchange(_ seen: inout petal_word, _ next: petal_word) -> Bool {
+        // FULL (see petal_atomics.h): a change of state is ordered after the window's restart
+        // that precedes a close, and every call that loads the new state sees both.
+        petal_atomic_word_exchange(word, &seen, next) != 0
+    }
+
+    /// Lets a call through: at once while closed (a load, no write); else as a trial, if the
+    /// open duration is over or a trial's place is free; else not.
+    private func admit() -> Admission {
+        // ACQUIRE: a closed state seen comes with the window's restart that preceded it.
+        var seen = petal_atomic_word_load(word)
+        if BreakerWord.state(seen) == BreakerWord.closed { return .closed(BreakerWord.epoch(seen)) }
+        let now = clock.now
+        let nowTick = tick(at: now, roundingUp: false)
+        while let next = BreakerWord.admitting(seen, nowTick: nowTick, trialCalls: trialCalls) {
+            let opened = BreakerWord.state(seen) == BreakerWord.open
+            if exchange(&seen, next) {
+                if opened { changed(from: .open, to: .halfOpen) }
+                return .trial(BreakerWord.epoch(next))
+            }
+        }
+        // The failed compare-and-swap may have found it closed meanwhile.
+        if BreakerWord.state(seen) == BreakerWord.closed { return .closed(BreakerWord.epoch(seen)) }
+        let state = Self.state(of: seen)
+        let retryAt =
+            state == .open ? now + .milliseconds(Int64(Int32(bitPattern: BreakerWord.retryTick(seen) &- nowTick))) : nil
+        return .refused(CircuitBreakerOpenError(breaker: name, state: state, retryAt: retryAt))
+    }
+
+    /// Opens the breaker, if it is still closed in `epoch`.
+    private func trip(epoch: UInt32, at now: ContinuousClock.Instant) {
+        let retryTick = tick(at: now + openDuration, roundingUp: true)
+        var seen = petal_atomic_word_load(word)
+        while let next = BreakerWord.tripping(seen, epoch: epoch, retryTick: retryTick) {
+            if exchange(&seen, next) { return changed(from: .closed, to: .open) }
+        }
+    }
+
+    /// Counts a trial of half-open `epoch`, if the breaker is still half-open in it: the last
+    /// success closes it (with a fresh window), a failure opens it, and a trial that counts as
+    /// nothing gives its place back.
+    private func settle(trial epoch: UInt32, _ outcome: BreakerOutcome, at now: ContinuousClock.Instant) {
+        let retryTick = tick(at: now + openDuration, roundingUp: true)
+        var seen = petal_atomic_word_load(word)
+        while let next = BreakerWord.settling(
+            seen, epoch: epoch, outcome, trialCalls: trialCalls, retryTick: retryTick)
+        {
+            // Before the close is published, so that no call of the new closed state counts in
+            // the old window.
+            if BreakerWord.state(next) == BreakerWord.closed { window.restart(elapsed: nanoseconds(to: now)) }
+            if exchange(&seen, next) {
+                let state = Self.state(of: next)
+                if state != .halfOpen { changed(from: .halfOpen, to: state) }
+                return
+            }
+        }
+    }
+
+    // MARK: Time and reports
+
+    /// Nanoseconds from the breaker's making to `instant` (wrapping after 292 years).
+    private func nanoseconds(to instant: ContinuousClock.Instant) -> Int64 {
+        let (seconds, attoseconds) = origin.duration(to: instant).components
+        return seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000
+    }
+
+    /// `instant` in milliseconds since the breaker's making, wrapping at 2^32: rounded down for
+    /// the time now and up for a retry, so that a retry tick reached is a retry instant passed.
+    private func tick(at instant: ContinuousClock.Instant, roundingUp: Bool) -> UInt32 {
+        let nanoseconds = nanoseconds(to: instant)
+        let milliseconds = nanoseconds / 1_000_000 + (roundingUp && nanoseconds % 1_000_000 > 0 ? 1 : 0)
+        return UInt32(truncatingIfNeeded: milliseconds)
+    }
+
+    private func changed(from old: State, to new: State) {
+        PetalDiagnostics.report(
+            .named(.circuitBreakerStateChanged, "CircuitBreaker"),
+            details: ["breaker": name, "from": old.description, "to": new.description])
+    }
+}
