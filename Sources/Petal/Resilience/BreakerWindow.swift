@@ -67,7 +67,8 @@ final class BreakerWindow: @unchecked Sendable {
 
     /// The period of a call recorded now, `elapsed` nanoseconds after the breaker was made.
     func period(elapsed: Int64) -> Int {
-        guard callsPerBucket > 0 else { return Int(elapsed / nanosecondsPerBucket) }
+        // Never before the breaker was made: a negative period would index before the buckets.
+        guard callsPerBucket > 0 else { return Int(Swift.max(elapsed, 0) / nanosecondsPerBucket) }
         // FULL (atomicAdd): a number of its own for every call, whatever the threads.
         return Int(atomicAdd(1, to: sequence)) / callsPerBucket
     }
@@ -86,7 +87,7 @@ final class BreakerWindow: @unchecked Sendable {
             if seenTag == tag {
                 guard (seen >> 16) & Self.field < Self.field else { return }  // saturated
                 next = seen + one
-            } else if Int16(bitPattern: UInt16(tag &- seenTag)) > 0 {
+            } else if Int16(truncatingIfNeeded: tag &- seenTag) > 0 {
                 next = tag | one  // the bucket held an older period: it starts afresh
             } else {
                 return  // a newer period took the bucket: this call is out of the window
@@ -121,7 +122,7 @@ final class BreakerWindow: @unchecked Sendable {
             let left = (callsPerBucket - calls % callsPerBucket) % callsPerBucket
             next = petal_word((Int(atomicAdd(UInt(left), to: sequence)) + left) / callsPerBucket)
         } else {
-            next = petal_word(elapsed / nanosecondsPerBucket + 1)
+            next = petal_word(Swift.max(elapsed, 0) / nanosecondsPerBucket + 1)
         }
         // FULL: ordered before the compare-and-swap that closes the breaker, so that a call
         // admitted in the new closed state counts from the new start.
