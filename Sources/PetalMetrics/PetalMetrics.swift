@@ -109,7 +109,8 @@
         /// now too. Held weakly: a breaker the service drops is no longer published.
         public func track(_ breaker: CircuitBreaker) {
             let gauge = Gauge(
-                label: "\(labelPrefix)_circuit_breaker_state", dimensions: [("breaker", breaker.name)], factory: factory)
+                label: "\(labelPrefix)_circuit_breaker_state", dimensions: [("breaker", breaker.name)], factory: factory
+            )
             gauge.record(Self.gaugeValue(of: breaker.state))
             breakers.withLock { $0.append(TrackedBreaker(breaker: breaker, gauge: gauge)) }
         }

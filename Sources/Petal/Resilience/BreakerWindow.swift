@@ -44,7 +44,8 @@ final class BreakerWindow: @unchecked Sendable {
             count = buckets
             callsPerBucket = 0
             let (seconds, attoseconds) = duration.components
-            nanosecondsPerBucket = Swift.max(1, (seconds * 1_000_000_000 + attoseconds / 1_000_000_000) / Int64(buckets))
+            nanosecondsPerBucket = Swift.max(
+                1, (seconds * 1_000_000_000 + attoseconds / 1_000_000_000) / Int64(buckets))
         }
         buckets = .allocate(capacity: count)
         buckets.initialize(repeating: petal_atomic_word(value: 0), count: count)

@@ -54,7 +54,8 @@ enum BreakerWord {
 
     /// Opened: the word is still closed in `epoch`.
     static func tripping(_ word: petal_word, epoch: UInt32, retryTick: UInt32) -> petal_word? {
-        state(word) == closed && self.epoch(word) == epoch ? next(after: word, open, payload: petal_word(retryTick)) : nil
+        state(word) == closed && self.epoch(word) == epoch
+            ? next(after: word, open, payload: petal_word(retryTick)) : nil
     }
 
     /// A trial admitted: the first (open, and the retry tick has passed: half-open), or one more

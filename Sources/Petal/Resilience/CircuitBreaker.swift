@@ -188,7 +188,8 @@ public final class CircuitBreaker: @unchecked Sendable {
         // the caller's future is the operation itself, and its failure is the caller's to see.
         operation.storage.subscribe(
             .step { [self] storage, kind in
-                let error: (any Error)? = if kind == .rejected, case .rejected(let error) = storage.snapshot() { error } else { nil }
+                let error: (any Error)? =
+                    if kind == .rejected, case .rejected(let error) = storage.snapshot() { error } else { nil }
                 finish(admission, kind: kind, error: error, since: start, refusal: refusal)
             })
         return operation
@@ -225,7 +226,9 @@ public final class CircuitBreaker: @unchecked Sendable {
         case .cancelled: return .ignored
         case .rejected:
             guard let error else { return .failure }
-            if error is ConcurrencyLimitExceededError || error is CircuitBreakerOpenError || error is FutureCancelledError {
+            if error is ConcurrencyLimitExceededError || error is CircuitBreakerOpenError
+                || error is FutureCancelledError
+            {
                 return .ignored
             }
             if let refusal, let timeout = error as? FutureTimeoutError, timeout.deadline == refusal.deadline {
@@ -249,7 +252,8 @@ public final class CircuitBreaker: @unchecked Sendable {
         let totals = window.totals(upTo: period)
         let calls = Double(totals.calls)
         guard totals.calls >= minimumCalls,
-            Double(totals.failures) >= failureRateThreshold * calls || Double(totals.slow) >= slowCallRateThreshold * calls
+            Double(totals.failures) >= failureRateThreshold * calls
+                || Double(totals.slow) >= slowCallRateThreshold * calls
         else { return }
         trip(epoch: epoch, at: now)
     }

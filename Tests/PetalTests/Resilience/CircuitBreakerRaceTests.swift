@@ -52,7 +52,8 @@ struct CircuitBreakerRaceTests {
     @Test("8 threads racing into a half-open breaker: exactly trialCalls of them run")
     func trialsAreExact() {
         let clock = DeadlineClock.manual()
-        let breaker = CircuitBreaker(name: "trial race", policy: breakerPolicy(minimumCalls: 1, trials: 5), clock: clock)
+        let breaker = CircuitBreaker(
+            name: "trial race", policy: breakerPolicy(minimumCalls: 1, trials: 5), clock: clock)
         breaker.call(.failure)
         clock.advance(by: .seconds(10))
         let runs = Counter()

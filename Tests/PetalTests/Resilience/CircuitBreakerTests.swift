@@ -113,7 +113,8 @@ struct CircuitBreakerTests {
     func slowTrialReopens() {
         let clock = DeadlineClock.manual()
         let policy = CircuitBreakerPolicy(
-            window: .calls(10), minimumCalls: 1, slowCallDuration: .seconds(2), openDuration: .seconds(10), trialCalls: 1)
+            window: .calls(10), minimumCalls: 1, slowCallDuration: .seconds(2), openDuration: .seconds(10),
+            trialCalls: 1)
         let breaker = CircuitBreaker(name: "slow trial", policy: policy, clock: clock)
         breaker.call(.failure)
         clock.advance(by: .seconds(10))
@@ -127,7 +128,8 @@ struct CircuitBreakerTests {
     @Test("a cancelled trial gives its place back to another call")
     func cancelledTrialGivesPlaceBack() {
         let clock = DeadlineClock.manual()
-        let breaker = CircuitBreaker(name: "cancelled trial", policy: breakerPolicy(minimumCalls: 1, trials: 1), clock: clock)
+        let breaker = CircuitBreaker(
+            name: "cancelled trial", policy: breakerPolicy(minimumCalls: 1, trials: 1), clock: clock)
         breaker.call(.failure)
         clock.advance(by: .seconds(10))
         let trial = breaker.pendingCall()
@@ -214,7 +216,8 @@ struct CircuitBreakerTests {
 
     @Test("a count window counts only the last calls")
     func countWindow() {
-        let breaker = CircuitBreaker(name: "count window", policy: breakerPolicy(calls: 4, minimumCalls: 4), clock: .manual())
+        let breaker = CircuitBreaker(
+            name: "count window", policy: breakerPolicy(calls: 4, minimumCalls: 4), clock: .manual())
         breaker.calls([.failure, .success, .success, .success, .success])
         breaker.call(.failure)  // the last four: 1 failure
         #expect(breaker.state == .closed)
@@ -250,8 +253,9 @@ struct CircuitBreakerTests {
         clock.advance(by: .seconds(10))
         breaker.call(.success)
         let changes = recorder.events.filter { $0.details["breaker"] == name }
-        #expect(changes.map { "\($0.details["from"] ?? "?")>\($0.details["to"] ?? "?")" }
-            == ["closed>open", "open>half-open", "half-open>closed"])
+        #expect(
+            changes.map { "\($0.details["from"] ?? "?")>\($0.details["to"] ?? "?")" }
+                == ["closed>open", "open>half-open", "half-open>closed"])
         #expect(changes.allSatisfy { $0.site.name == "CircuitBreaker" && $0.severity == .notice })
         #expect(changes.first?.description == "Petal: circuit breaker \(name) went from closed to open")
     }

@@ -64,7 +64,9 @@ struct CircuitBreakerWindowTests {
         let epoch = BreakerWord.epoch(full)
         #expect(epoch == 2)
         #expect(BreakerWord.settling(full, epoch: epoch - 1, .success, trialCalls: 2, retryTick: 0) == nil)
-        #expect(BreakerWord.settling(full, epoch: epoch, .ignored, trialCalls: 2, retryTick: 0).map(BreakerWord.admitted) == 1)
+        #expect(
+            BreakerWord.settling(full, epoch: epoch, .ignored, trialCalls: 2, retryTick: 0).map(BreakerWord.admitted)
+                == 1)
         let one = BreakerWord.settling(full, epoch: epoch, .success, trialCalls: 2, retryTick: 0)
         #expect(one.map(BreakerWord.succeeded) == 1)
         guard let one else { return }
