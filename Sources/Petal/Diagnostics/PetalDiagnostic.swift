@@ -62,8 +62,9 @@ public struct PetalDiagnostic: Sendable, CustomStringConvertible {
         case adjustedArgument
         /// A ``CircuitBreaker`` changed its state: it opened (its backend failed), half-opened
         /// (its open duration was over) or closed (its trial calls succeeded). Site:
-        /// `CircuitBreaker`, for every breaker. Details: `breaker` (its name), `from` and `to`
-        /// (`closed`, `open` or `half-open`).
+        /// `CircuitBreaker`, for every breaker, so the default handler prints only the
+        /// process's first change: install a handler (PetalLogging's, say) to log each one.
+        /// Details: `breaker` (its name), `from` and `to` (`closed`, `open` or `half-open`).
         case circuitBreakerStateChanged
 
         /// How much a report of this kind matters: ``Severity/notice`` for a late timer and a

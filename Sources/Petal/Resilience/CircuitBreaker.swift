@@ -41,7 +41,8 @@ import CPetal
 ///
 /// Cost: the closed path takes no lock: one load of the state word when the call starts and
 /// one when it ends, two readings of the clock (to find slow calls), and one compare-and-swap
-/// on a bucket of the window; a failure also reads the window's buckets. Only a change of state
+/// on a bucket of the window (a count window numbers its calls with one more, on a word all
+/// calls share); a failed or slow call also reads the window's buckets, up to 64. Only a change of state
 /// moves the state word, by compare-and-swap (see `BreakerWord`, and the model that checks
 /// those moves, `Tests/Model/petal_breaker.pml`).
 ///
@@ -292,6 +293,7 @@ public final class CircuitBreaker: @unchecked Sendable {
     /// Opens the breaker, if it is still closed in `epoch`.
     private func trip(epoch: UInt32, at now: ContinuousClock.Instant) {
         let retryTick = tick(at: now + openDuration, roundingUp: true)
+        // ACQUIRE, then FULL compare-and-swaps: a move is a function of the whole word seen.
         var seen = petal_atomic_word_load(word)
         while let next = BreakerWord.tripping(seen, epoch: epoch, retryTick: retryTick) {
             if exchange(&seen, next) { return changed(from: .closed, to: .open) }
@@ -303,6 +305,7 @@ public final class CircuitBreaker: @unchecked Sendable {
     /// nothing gives its place back.
     private func settle(trial epoch: UInt32, _ outcome: BreakerOutcome, at now: ContinuousClock.Instant) {
         let retryTick = tick(at: now + openDuration, roundingUp: true)
+        // ACQUIRE, then FULL compare-and-swaps, as in `trip`.
         var seen = petal_atomic_word_load(word)
         while let next = BreakerWord.settling(
             seen, epoch: epoch, outcome, trialCalls: trialCalls, retryTick: retryTick)

@@ -21,10 +21,10 @@ public struct CircuitBreakerOpenError: Error, Sendable, Equatable, CustomStringC
         self.retryAt = retryAt
     }
 
-    /// Names the breaker, its state, and when it lets calls through again if known.
+    /// Names the breaker and its state.
     public var description: String {
-        guard let retryAt else { return "circuit breaker \(breaker) is \(state): its trial calls are all taken" }
-        // Not a duration from now: the instant is on the breaker's clock, which may be manual.
-        return "circuit breaker \(breaker) is \(state): trial calls pass from \(retryAt)"
+        // No instant: it is on the breaker's clock, which may be a test's manual one.
+        guard retryAt != nil else { return "circuit breaker \(breaker) is \(state): its trial calls are all taken" }
+        return "circuit breaker \(breaker) is \(state): it refuses calls until its open duration is over"
     }
 }

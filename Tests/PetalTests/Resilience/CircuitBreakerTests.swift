@@ -47,6 +47,8 @@ struct CircuitBreakerTests {
         #expect(refused?.breaker == "refusing")
         #expect(refused?.state == .open)
         #expect(refused?.retryAt == opened + .seconds(10))
+        let described = refused.map { "\($0)" }
+        #expect(described == "circuit breaker refusing is open: it refuses calls until its open duration is over")
         #expect(breaker.state == .open)
     }
 
