@@ -89,12 +89,8 @@ public final class CircuitBreaker: @unchecked Sendable {
     private let window: BreakerWindow
     /// The instant ticks and periods count from.
     private let origin: ContinuousClock.Instant
-    private let failureRateThreshold: Double
-    private let slowCallRateThreshold: Double
-    private let minimumCalls: Int
-    private let slowCallDuration: Duration
-    private let openDuration: Duration
-    private let trialCalls: Int
+    /// The policy with every value brought into its range: what the breaker reads.
+    private let bounded: CircuitBreakerPolicy
 
     /// A closed breaker named `name`, that opens and closes as `policy` says, on `clock`.
     ///
@@ -118,12 +114,7 @@ public final class CircuitBreaker: @unchecked Sendable {
         self.clock = clock
         window = BreakerWindow(policy.boundedWindow)
         origin = clock.now
-        failureRateThreshold = policy.boundedFailureRateThreshold
-        slowCallRateThreshold = policy.boundedSlowCallRateThreshold
-        minimumCalls = policy.boundedMinimumCalls
-        slowCallDuration = policy.boundedSlowCallDuration
-        openDuration = policy.boundedOpenDuration
-        trialCalls = policy.boundedTrialCalls
+        bounded = policy.bounded
         word = .allocate(capacity: 1)
         word.initialize(to: petal_atomic_word(value: BreakerWord.closed))
     }
@@ -212,7 +203,7 @@ public final class CircuitBreaker: @unchecked Sendable {
     ) {
         let end = clock.now
         let outcome = classify(kind, error, refusal: refusal)
-        let slow = outcome != .ignored && start.duration(to: end) >= slowCallDuration
+        let slow = outcome != .ignored && start.duration(to: end) >= bounded.slowCallDuration
         switch admission {
         case .closed(let epoch): record(outcome, slow: slow, epoch: epoch, at: end)
         // A slow trial says the backend is not back: it opens the breaker again as a failure.
@@ -252,9 +243,9 @@ public final class CircuitBreaker: @unchecked Sendable {
         guard failed || slow else { return }
         let totals = window.totals(upTo: period)
         let calls = Double(totals.calls)
-        guard totals.calls >= minimumCalls,
-            Double(totals.failures) >= failureRateThreshold * calls
-                || Double(totals.slow) >= slowCallRateThreshold * calls
+        guard totals.calls >= bounded.minimumCalls,
+            Double(totals.failures) >= bounded.failureRateThreshold * calls
+                || Double(totals.slow) >= bounded.slowCallRateThreshold * calls
         else { return }
         trip(epoch: epoch, at: now)
     }
@@ -275,7 +266,7 @@ public final class CircuitBreaker: @unchecked Sendable {
         if BreakerWord.state(seen) == BreakerWord.closed { return .closed(BreakerWord.epoch(seen)) }
         let now = clock.now
         let nowTick = tick(at: now, roundingUp: false)
-        while let next = BreakerWord.admitting(seen, nowTick: nowTick, trialCalls: trialCalls) {
+        while let next = BreakerWord.admitting(seen, nowTick: nowTick, trialCalls: bounded.trialCalls) {
             let opened = BreakerWord.state(seen) == BreakerWord.open
             if exchange(&seen, next) {
                 if opened { changed(from: .open, to: .halfOpen) }
@@ -292,7 +283,7 @@ public final class CircuitBreaker: @unchecked Sendable {
 
     /// Opens the breaker, if it is still closed in `epoch`.
     private func trip(epoch: UInt32, at now: ContinuousClock.Instant) {
-        let retryTick = tick(at: now + openDuration, roundingUp: true)
+        let retryTick = tick(at: now + bounded.openDuration, roundingUp: true)
         // ACQUIRE, then FULL compare-and-swaps: a move is a function of the whole word seen.
         var seen = petal_atomic_word_load(word)
         while let next = BreakerWord.tripping(seen, epoch: epoch, retryTick: retryTick) {
@@ -304,11 +295,11 @@ public final class CircuitBreaker: @unchecked Sendable {
     /// success closes it (with a fresh window), a failure opens it, and a trial that counts as
     /// nothing gives its place back.
     private func settle(trial epoch: UInt32, _ outcome: BreakerOutcome, at now: ContinuousClock.Instant) {
-        let retryTick = tick(at: now + openDuration, roundingUp: true)
+        let retryTick = tick(at: now + bounded.openDuration, roundingUp: true)
         // ACQUIRE, then FULL compare-and-swaps, as in `trip`.
         var seen = petal_atomic_word_load(word)
         while let next = BreakerWord.settling(
-            seen, epoch: epoch, outcome, trialCalls: trialCalls, retryTick: retryTick)
+            seen, epoch: epoch, outcome, trialCalls: bounded.trialCalls, retryTick: retryTick)
         {
             // Before the close is published, so that no call of the new closed state counts in
             // the old window.

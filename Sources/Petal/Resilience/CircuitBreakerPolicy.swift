@@ -76,6 +76,14 @@ public struct CircuitBreakerPolicy: Sendable, Hashable {
     static let largestTrialCalls = Int(BreakerWord.fieldMask)
     static let largestBuckets = 64
 
+    /// Every value brought into its range, as its property says.
+    var bounded: CircuitBreakerPolicy {
+        CircuitBreakerPolicy(
+            failureRateThreshold: boundedFailureRateThreshold, window: boundedWindow, minimumCalls: boundedMinimumCalls,
+            slowCallDuration: boundedSlowCallDuration, slowCallRateThreshold: boundedSlowCallRateThreshold,
+            openDuration: boundedOpenDuration, trialCalls: boundedTrialCalls)
+    }
+
     var boundedFailureRateThreshold: Double { Self.bounded(rate: failureRateThreshold, default: 0.5) }
 
     var boundedSlowCallRateThreshold: Double { Self.bounded(rate: slowCallRateThreshold, default: 1) }

@@ -52,10 +52,7 @@ struct CircuitBreakerRaceTests {
     @Test("8 threads racing into a half-open breaker: exactly trialCalls of them run")
     func trialsAreExact() {
         let clock = DeadlineClock.manual()
-        let breaker = CircuitBreaker(
-            name: "trial race", policy: breakerPolicy(minimumCalls: 1, trials: 5), clock: clock)
-        breaker.call(.failure)
-        clock.advance(by: .seconds(10))
+        let breaker = halfOpenBreaker(named: "trial race", trials: 5, clock: clock)
         let runs = Counter()
         let refusals = Counter()
         let holder = Promise<Int>()

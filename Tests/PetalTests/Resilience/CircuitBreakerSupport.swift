@@ -52,3 +52,12 @@ func breakerPolicy(
         failureRateThreshold: threshold, window: .calls(calls), minimumCalls: minimumCalls,
         openDuration: .seconds(10), trialCalls: trials)
 }
+
+/// A breaker of `breakerPolicy(minimumCalls: 1, trials:)` on `clock` that a failure opened
+/// and whose open duration is over: its next call half-opens it.
+func halfOpenBreaker(named name: String, trials: Int, clock: DeadlineClock) -> CircuitBreaker {
+    let breaker = CircuitBreaker(name: name, policy: breakerPolicy(minimumCalls: 1, trials: trials), clock: clock)
+    breaker.call(.failure)
+    clock.advance(by: .seconds(10))
+    return breaker
+}

@@ -94,9 +94,7 @@ struct CircuitBreakerTests {
     @Test("a failed trial opens it again for another open duration, and a later trial decides nothing")
     func failedTrialReopens() {
         let clock = DeadlineClock.manual()
-        let breaker = CircuitBreaker(name: "reopening", policy: breakerPolicy(minimumCalls: 1, trials: 2), clock: clock)
-        breaker.call(.failure)
-        clock.advance(by: .seconds(10))
+        let breaker = halfOpenBreaker(named: "reopening", trials: 2, clock: clock)
         let first = breaker.pendingCall()
         let second = breaker.pendingCall()
         clock.advance(by: .seconds(1))
@@ -130,10 +128,7 @@ struct CircuitBreakerTests {
     @Test("a cancelled trial gives its place back to another call")
     func cancelledTrialGivesPlaceBack() {
         let clock = DeadlineClock.manual()
-        let breaker = CircuitBreaker(
-            name: "cancelled trial", policy: breakerPolicy(minimumCalls: 1, trials: 1), clock: clock)
-        breaker.call(.failure)
-        clock.advance(by: .seconds(10))
+        let breaker = halfOpenBreaker(named: "cancelled trial", trials: 1, clock: clock)
         let trial = breaker.pendingCall()
         #expect(refusal(breaker.call(.success)) != nil)
         trial.promise.cancel()
@@ -250,9 +245,7 @@ struct CircuitBreakerTests {
         let recorder = breakerStateChanges  // installs the recording handler first
         let clock = DeadlineClock.manual()
         let name = "reported \(UInt64.random(in: 0...UInt64.max))"
-        let breaker = CircuitBreaker(name: name, policy: breakerPolicy(minimumCalls: 1, trials: 1), clock: clock)
-        breaker.call(.failure)
-        clock.advance(by: .seconds(10))
+        let breaker = halfOpenBreaker(named: name, trials: 1, clock: clock)
         breaker.call(.success)
         let changes = recorder.events.filter { $0.details["breaker"] == name }
         #expect(
