@@ -18,7 +18,8 @@ import CPetal
 /// A period is a slice of time (a time window: the nanoseconds since the breaker was made over
 /// the bucket's span) or a run of calls (a count window: the calls recorded so far over the
 /// bucket's size). The window is the last `buckets` periods, from ``start`` on: closing the
-/// breaker moves ``start`` past every period seen, so a closed breaker starts from nothing.
+/// breaker moves ``start`` to the current period and empties its bucket, so a closed breaker
+/// starts from nothing.
 final class BreakerWindow: @unchecked Sendable {
     // @unchecked: every word is touched only through C atomics, at an address of its own.
     private let buckets: UnsafeMutablePointer<petal_atomic_word>
@@ -113,21 +114,25 @@ final class BreakerWindow: @unchecked Sendable {
         return totals
     }
 
-    /// Forgets every call recorded so far: the window starts with the next period. A count
-    /// window skips what is left of its current run of calls, so the next call starts one; a
-    /// time window does not count the rest of its current slice of time.
+    /// Forgets every call recorded so far: the window starts at the current period, whose
+    /// bucket is emptied, so that the calls recorded from now on count at once (a window that
+    /// started at the next period would not see a failing backend until then: up to a whole
+    /// bucket of a time window).
     func restart(elapsed: Int64) {
-        let next: petal_word
-        if callsPerBucket > 0 {
-            let calls = Int(petal_atomic_word_load(sequence))
-            let left = (callsPerBucket - calls % callsPerBucket) % callsPerBucket
-            next = petal_word((Int(atomicAdd(UInt(left), to: sequence)) + left) / callsPerBucket)
-        } else {
-            next = petal_word(Swift.max(elapsed, 0) / nanosecondsPerBucket + 1)
-        }
-        // FULL: ordered before the compare-and-swap that closes the breaker, so that a call
-        // admitted in the new closed state counts from the new start.
-        var seen = petal_atomic_word_load(start)
-        while seen < next && petal_atomic_word_exchange(start, &seen, next) == 0 {}
+        let period =
+            callsPerBucket > 0
+            ? Int(petal_atomic_word_load(sequence)) / callsPerBucket
+            : Int(Swift.max(elapsed, 0) / nanosecondsPerBucket)
+        let bucket = buckets + period % count
+        let tag = petal_word(truncatingIfNeeded: period) & Self.field
+        // FULL exchanges, both ordered before the compare-and-swap that closes the breaker, so
+        // that a call admitted in the new closed state counts in the emptied bucket from the new
+        // start. A bucket a newer period took already is left as it is.
+        var seen = petal_atomic_word_load(bucket)
+        while Int16(truncatingIfNeeded: tag &- (seen & Self.field)) >= 0
+            && petal_atomic_word_exchange(bucket, &seen, tag) == 0
+        {}
+        var first = petal_atomic_word_load(start)
+        while first < period && petal_atomic_word_exchange(start, &first, petal_word(period)) == 0 {}
     }
 }

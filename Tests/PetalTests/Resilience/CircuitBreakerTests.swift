@@ -211,6 +211,20 @@ struct CircuitBreakerTests {
         #expect(breaker.state == .open)
     }
 
+    @Test("closed again, a time window counts the failures of its current slice at once")
+    func timeWindowAfterClosing() {
+        let clock = DeadlineClock.manual()
+        let policy = CircuitBreakerPolicy(
+            window: .time(.seconds(60), buckets: 10), minimumCalls: 2, openDuration: .seconds(10), trialCalls: 1)
+        let breaker = CircuitBreaker(name: "time window closing", policy: policy, clock: clock)
+        breaker.calls([.failure, .failure])
+        clock.advance(by: .seconds(10))
+        breaker.call(.success)  // the trial: closed, in the slice from 6 to 12 seconds
+        #expect(breaker.state == .closed)
+        breaker.calls([.failure, .failure])
+        #expect(breaker.state == .open)
+    }
+
     @Test("a count window counts only the last calls")
     func countWindow() {
         let breaker = CircuitBreaker(

@@ -22,10 +22,11 @@ struct CircuitBreakerWindowTests {
         for period in 0..<6 { window.record(period: period, failed: period % 2 == 0, slow: false) }
         #expect(window.totals(upTo: 5) == .init(calls: 4, failures: 2, slow: 0))
         #expect(window.totals(upTo: 8) == .init(calls: 1, failures: 0, slow: 0))
-        window.restart(elapsed: 5_000_000_000)  // period 5: the window starts at 6
+        window.restart(elapsed: 5_500_000_000)  // period 5: emptied, and the window starts there
         #expect(window.totals(upTo: 6) == .init())
+        window.record(period: 5, failed: false, slow: false)  // counts at once, in the same slice
         window.record(period: 6, failed: true, slow: true)
-        #expect(window.totals(upTo: 6) == .init(calls: 1, failures: 1, slow: 1))
+        #expect(window.totals(upTo: 6) == .init(calls: 2, failures: 1, slow: 1))
     }
 
     @Test("a bucket saturates at 65,535 calls instead of carrying into its failures")
@@ -35,13 +36,13 @@ struct CircuitBreakerWindowTests {
         #expect(window.totals(upTo: 0) == .init(calls: 65_535, failures: 0, slow: 0))
     }
 
-    @Test("a count window restarts at its next run of calls")
+    @Test("a count window restarts in its current run of calls, without the calls before")
     func countWindowRestart() {
         let window = BreakerWindow(.calls(200))  // 64 buckets of 4 calls
         for _ in 0..<6 { window.record(period: window.period(elapsed: 0), failed: true, slow: false) }
         window.restart(elapsed: 0)
         let next = window.period(elapsed: 0)
-        #expect(next == 2)
+        #expect(next == 1)
         window.record(period: next, failed: false, slow: false)
         #expect(window.totals(upTo: next) == .init(calls: 1, failures: 0, slow: 0))
     }
