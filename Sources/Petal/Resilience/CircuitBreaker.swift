@@ -89,6 +89,10 @@ public final class CircuitBreaker: @unchecked Sendable {
     private let window: BreakerWindow
     /// The instant ticks and periods count from.
     private let origin: ContinuousClock.Instant
+    /// Whether ``clock`` is real time, read without it: `DeadlineClock.now` takes its
+    /// scheduler's lock to learn whether the clock is manual, which the closed path must not.
+    @usableFromInline
+    let readsRealTime: Bool
     /// The policy with every value brought into its range: what the breaker reads.
     private let bounded: CircuitBreakerPolicy
 
@@ -114,6 +118,7 @@ public final class CircuitBreaker: @unchecked Sendable {
         self.clock = clock
         window = BreakerWindow(policy.boundedWindow)
         origin = clock.now
+        readsRealTime = !clock.isManual  // a clock is made manual or not, and stays so
         bounded = policy.bounded
         word = .allocate(capacity: 1)
         word.initialize(to: petal_atomic_word(value: BreakerWord.closed))
@@ -156,6 +161,11 @@ public final class CircuitBreaker: @unchecked Sendable {
     /// - Parameters:
     ///   - context: Where the breaker decides and `body` runs.
     ///   - body: Starts the call and returns its future.
+    ///
+    /// Inlinable, and generic only where it must be (the rest is the breaker's own code): an
+    /// unspecialised generic call across the module boundary spent more than half of a
+    /// closed call's cost looking up metadata (perf, release build).
+    @inlinable
     public func run<Value, Context: ExecutionContext>(
         on context: Context = .inline, _ body: @escaping @Sendable () throws -> Future<Value>
     ) -> Future<Value> {
@@ -163,52 +173,62 @@ public final class CircuitBreaker: @unchecked Sendable {
             return Future.startFollowing(on: context) { self.run(body) }
         }
         if Deadline.inUse, let refusal = Deadline.refusal() { return .refused(by: refusal) }
-        let admission = admit()
-        if case .refused(let error) = admission { return .rejected(with: error) }
-        let start = clock.now
+        var refused: CircuitBreakerOpenError?
+        let ticket = admit(refusing: &refused)
+        if let refused { return .rejected(with: refused) }
+        let start = now
         let operation: Future<Value>
         do {
             operation = try body()
         } catch {
-            finish(admission, kind: .rejected, error: error, since: start, refusal: nil)
+            finish(ticket, kind: .rejected, error: error, since: start, refusal: nil)
             return .rejected(with: error)
         }
         // Only a future rejected before `body` returned can be the deadline's refusal; later,
         // the same error is the request's own timeout ending a call the backend did not answer.
-        let refusal = Deadline.inUse && operation.isResolved ? Deadline.refusal() : nil
+        // Counted here, so that the closure below captures no error to copy.
+        if Deadline.inUse && operation.isResolved, let refusal = Deadline.refusal() {
+            let outcome = operation.storage.snapshot()
+            finish(ticket, kind: outcome?.kind ?? .rejected, error: outcome?.error, since: start, refusal: refusal)
+            return operation
+        }
         // A step receives the storage and the kind, and reads the error without observing it:
         // the caller's future is the operation itself, and its failure is the caller's to see.
         operation.storage.subscribe(
             .step { [self] storage, kind in
                 let error: (any Error)? =
                     if kind == .rejected, case .rejected(let error) = storage.snapshot() { error } else { nil }
-                finish(admission, kind: kind, error: error, since: start, refusal: refusal)
+                finish(ticket, kind: kind, error: error, since: start, refusal: nil)
             })
         return operation
     }
 
     // MARK: Outcomes
 
-    /// How a call was let through: counted in the window of a closed epoch, or a trial of a
-    /// half-open one; or refused.
-    private enum Admission {
-        case closed(UInt32)
-        case trial(UInt32)
-        case refused(CircuitBreakerOpenError)
-    }
+    /// How a call was let through: the epoch it was admitted in, shifted left by one, and in
+    /// the lowest bit whether it is a trial of a half-open epoch (else it counts in the window
+    /// of a closed one). A plain integer, so that the closure that waits for the call's outcome
+    /// captures no enum to copy through value witnesses.
+    @usableFromInline
+    typealias Ticket = UInt64
 
-    private func finish(
-        _ admission: Admission, kind: OutcomeKind, error: (any Error)?, since start: ContinuousClock.Instant,
+    private static func ticket(epoch: UInt32, trial: Bool) -> Ticket { Ticket(epoch) << 1 | (trial ? 1 : 0) }
+
+    /// Counts the outcome of a call let through with `ticket`, which started at `start`.
+    @usableFromInline
+    func finish(
+        _ ticket: Ticket, kind: OutcomeKind, error: (any Error)?, since start: ContinuousClock.Instant,
         refusal: FutureTimeoutError?
     ) {
-        let end = clock.now
+        let end = now
         let outcome = classify(kind, error, refusal: refusal)
         let slow = outcome != .ignored && start.duration(to: end) >= bounded.slowCallDuration
-        switch admission {
-        case .closed(let epoch): record(outcome, slow: slow, epoch: epoch, at: end)
-        // A slow trial says the backend is not back: it opens the breaker again as a failure.
-        case .trial(let epoch): settle(trial: epoch, slow ? .failure : outcome, at: end)
-        case .refused: break
+        let epoch = UInt32(truncatingIfNeeded: ticket >> 1)
+        if ticket & 1 == 0 {
+            record(outcome, slow: slow, epoch: epoch, at: end)
+        } else {
+            // A slow trial says the backend is not back: it opens the breaker again as a failure.
+            settle(trial: epoch, slow ? .failure : outcome, at: end)
         }
     }
 
@@ -259,26 +279,32 @@ public final class CircuitBreaker: @unchecked Sendable {
     }
 
     /// Lets a call through: at once while closed (a load, no write); else as a trial, if the
-    /// open duration is over or a trial's place is free; else not.
-    private func admit() -> Admission {
+    /// open duration is over or a trial's place is free; else not, and `refused` says why.
+    @usableFromInline
+    func admit(refusing refused: inout CircuitBreakerOpenError?) -> Ticket {
         // ACQUIRE: a closed state seen comes with the window's restart that preceded it.
         var seen = petal_atomic_word_load(word)
-        if BreakerWord.state(seen) == BreakerWord.closed { return .closed(BreakerWord.epoch(seen)) }
-        let now = clock.now
+        if BreakerWord.state(seen) == BreakerWord.closed {
+            return Self.ticket(epoch: BreakerWord.epoch(seen), trial: false)
+        }
+        let now = self.now
         let nowTick = tick(at: now, roundingUp: false)
         while let next = BreakerWord.admitting(seen, nowTick: nowTick, trialCalls: bounded.trialCalls) {
             let opened = BreakerWord.state(seen) == BreakerWord.open
             if exchange(&seen, next) {
                 if opened { changed(from: .open, to: .halfOpen) }
-                return .trial(BreakerWord.epoch(next))
+                return Self.ticket(epoch: BreakerWord.epoch(next), trial: true)
             }
         }
         // The failed compare-and-swap may have found it closed meanwhile.
-        if BreakerWord.state(seen) == BreakerWord.closed { return .closed(BreakerWord.epoch(seen)) }
+        if BreakerWord.state(seen) == BreakerWord.closed {
+            return Self.ticket(epoch: BreakerWord.epoch(seen), trial: false)
+        }
         let state = Self.state(of: seen)
         let retryAt =
             state == .open ? now + .milliseconds(Int64(Int32(bitPattern: BreakerWord.retryTick(seen) &- nowTick))) : nil
-        return .refused(CircuitBreakerOpenError(breaker: name, state: state, retryAt: retryAt))
+        refused = CircuitBreakerOpenError(breaker: name, state: state, retryAt: retryAt)
+        return 0
     }
 
     /// Opens the breaker, if it is still closed in `epoch`.
@@ -313,6 +339,10 @@ public final class CircuitBreaker: @unchecked Sendable {
     }
 
     // MARK: Time and reports
+
+    /// The clock's time: real time read with no lock, or a manual clock's.
+    @usableFromInline
+    var now: ContinuousClock.Instant { readsRealTime ? .now : clock.now }
 
     /// Nanoseconds from the breaker's making to `instant` (wrapping after 292 years).
     private func nanoseconds(to instant: ContinuousClock.Instant) -> Int64 {
