@@ -49,6 +49,30 @@ struct CircuitBreakerRaceTests {
         #expect(changes.contains("half-open"))
     }
 
+    @Test("8 threads on real time, the breaker opening for a millisecond: every call runs or is refused, once")
+    func realTime() {
+        let threads = 8
+        let perThread = scaled(4_000)
+        let breaker = CircuitBreaker(
+            name: "real time",
+            policy: CircuitBreakerPolicy(
+                window: .time(.milliseconds(20), buckets: 4), minimumCalls: 5, openDuration: .milliseconds(1),
+                trialCalls: 2))
+        let runs = Counter()
+        let refusals = Counter()
+        onThreads(threads) { thread in
+            for index in 0..<perThread {
+                let call = breaker.run {
+                    runs.increment()
+                    return (index + thread) % 3 != 0 ? Future<Int>.rejected(with: BackendDown()) : .fulfilled(with: 1)
+                }
+                if refusal(call.peek()) != nil { refusals.increment() }
+            }
+        }
+        #expect(runs.value + refusals.value == threads * perThread)
+        #expect(runs.value > 0)
+    }
+
     @Test("8 threads racing into a half-open breaker: exactly trialCalls of them run")
     func trialsAreExact() {
         let clock = DeadlineClock.manual()
