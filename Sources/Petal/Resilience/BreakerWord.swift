@@ -16,9 +16,9 @@ import CPetal
 /// Who moves it where (`Tests/Model/petal_breaker.pml`):
 /// - closed -> open (``tripping(_:epoch:retryTick:)``): a failed or slow call of the closed
 ///   epoch it was admitted in found the window's rates past their thresholds.
-/// - open -> half-open (``admitting(_:nowTick:trialCalls:)``): the first call after the retry
+/// - open -> half-open (``admitting(_:nowTick:openTicks:trialCalls:)``): the first call after the retry
 ///   tick; it is the first trial.
-/// - half-open, one more trial (``admitting(_:nowTick:trialCalls:)``): while fewer than the
+/// - half-open, one more trial (``admitting(_:nowTick:openTicks:trialCalls:)``): while fewer than the
 ///   trial calls were admitted.
 /// - half-open -> closed, -> open, or a trial's permit given back
 ///   (``settling(_:epoch:_:trialCalls:retryTick:)``): a trial of this epoch succeeded (the last
@@ -48,9 +48,15 @@ enum BreakerWord {
         return state | epoch << epochShift | payload << payloadShift
     }
 
-    /// Whether `now` is at or past `tick`, both wrapping: a tick less than 2^31 ms behind is
-    /// past (the open duration is at most 24 days, see CircuitBreakerPolicy).
-    static func isDue(_ tick: UInt32, now: UInt32) -> Bool { Int32(bitPattern: now &- tick) >= 0 }
+    /// Whether `now` is at or past `tick`, both wrapping. A tick is never set more than
+    /// `openTicks` (the open duration, rounded up) ahead, so one that looks further ahead has
+    /// wrapped: it passed more than 24 days ago, while no call came (the open duration is at
+    /// most 24 days, see CircuitBreakerPolicy). Only an idle spell of a multiple of 2^32 ms
+    /// (49.7 days) to within the open duration holds the breaker open one more open duration.
+    static func isDue(_ tick: UInt32, now: UInt32, openTicks: UInt32) -> Bool {
+        let ahead = tick &- now
+        return Int32(bitPattern: ahead) <= 0 || ahead > openTicks
+    }
 
     /// Opened: the word is still closed in `epoch`.
     static func tripping(_ word: petal_word, epoch: UInt32, retryTick: UInt32) -> petal_word? {
@@ -60,9 +66,10 @@ enum BreakerWord {
 
     /// A trial admitted: the first (open, and the retry tick has passed: half-open), or one more
     /// (half-open, and fewer than `trialCalls` admitted).
-    static func admitting(_ word: petal_word, nowTick: UInt32, trialCalls: Int) -> petal_word? {
+    static func admitting(_ word: petal_word, nowTick: UInt32, openTicks: UInt32, trialCalls: Int) -> petal_word? {
         switch state(word) {
-        case open where isDue(retryTick(word), now: nowTick): next(after: word, halfOpen, payload: 1)
+        case open where isDue(retryTick(word), now: nowTick, openTicks: openTicks):
+            next(after: word, halfOpen, payload: 1)
         case halfOpen where admitted(word) < trialCalls: word + (1 << payloadShift)
         default: nil
         }

@@ -47,7 +47,8 @@ import CPetal
 /// those moves, `Tests/Model/petal_breaker.pml`).
 ///
 /// Every change of state is reported to ``PetalDiagnostics/handler`` as a
-/// ``PetalDiagnostic/Kind/circuitBreakerStateChanged``; with the `Metrics` trait,
+/// ``PetalDiagnostic/Kind/circuitBreakerStateChanged``, by the thread that made it, just after
+/// (changes made on two threads may be reported in either order); with the `Metrics` trait,
 /// `PetalMetrics.track(_:)` publishes the state as a gauge.
 ///
 /// How it composes with the other tools, in either order: see <doc:CircuitBreakers>.
@@ -289,7 +290,11 @@ public final class CircuitBreaker: @unchecked Sendable {
         }
         let now = self.now
         let nowTick = tick(at: now, roundingUp: false)
-        while let next = BreakerWord.admitting(seen, nowTick: nowTick, trialCalls: bounded.trialCalls) {
+        // At most 24 days and a millisecond: it fits.
+        let openTicks = UInt32(bounded.openDuration.components.seconds * 1_000 + 1)
+        while let next = BreakerWord.admitting(
+            seen, nowTick: nowTick, openTicks: openTicks, trialCalls: bounded.trialCalls)
+        {
             let opened = BreakerWord.state(seen) == BreakerWord.open
             if exchange(&seen, next) {
                 if opened { changed(from: .open, to: .halfOpen) }

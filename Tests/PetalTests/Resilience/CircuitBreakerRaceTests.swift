@@ -43,9 +43,10 @@ struct CircuitBreakerRaceTests {
         #expect(refusals.value > 0)
         #expect(runs.value > 0)
         // Opened by the first stretch of failures, and half-opened by thread 0's next call after
-        // it moved the time past the open duration.
+        // it moved the time past the open duration. Not in order: each change is reported by
+        // the thread that made it, after its compare-and-swap, and threads report concurrently.
         let changes = recorder.events.filter { $0.details["breaker"] == name }.map { $0.details["to"] ?? "?" }
-        #expect(changes.first == "open")
+        #expect(changes.contains("open"))
         #expect(changes.contains("half-open"))
     }
 

@@ -54,14 +54,14 @@ struct CircuitBreakerWindowTests {
         #expect(open.map(BreakerWord.state) == BreakerWord.open)
         #expect(BreakerWord.tripping(closed, epoch: 1, retryTick: 100) == nil)
         guard let open else { return }
-        #expect(BreakerWord.admitting(open, nowTick: 99, trialCalls: 2) == nil)
-        let half = BreakerWord.admitting(open, nowTick: 100, trialCalls: 2)
+        #expect(BreakerWord.admitting(open, nowTick: 99, openTicks: 10, trialCalls: 2) == nil)
+        let half = BreakerWord.admitting(open, nowTick: 100, openTicks: 10, trialCalls: 2)
         #expect(half.map(BreakerWord.admitted) == 1)
         guard let half else { return }
-        let full = BreakerWord.admitting(half, nowTick: 0, trialCalls: 2)
+        let full = BreakerWord.admitting(half, nowTick: 0, openTicks: 10, trialCalls: 2)
         #expect(full.map(BreakerWord.admitted) == 2)
         guard let full else { return }
-        #expect(BreakerWord.admitting(full, nowTick: 0, trialCalls: 2) == nil)
+        #expect(BreakerWord.admitting(full, nowTick: 0, openTicks: 10, trialCalls: 2) == nil)
         let epoch = BreakerWord.epoch(full)
         #expect(epoch == 2)
         #expect(BreakerWord.settling(full, epoch: epoch - 1, .success, trialCalls: 2, retryTick: 0) == nil)
@@ -78,10 +78,13 @@ struct CircuitBreakerWindowTests {
         #expect(reopened.map(BreakerWord.retryTick) == 7)
     }
 
-    @Test("a retry tick is due across the wrap of the millisecond count")
+    @Test("a retry tick is due across the wrap of the millisecond count, and after a long idle spell")
     func tickWraps() {
-        #expect(BreakerWord.isDue(UInt32.max, now: 3))
-        #expect(!BreakerWord.isDue(3, now: UInt32.max))
-        #expect(BreakerWord.isDue(5, now: 5))
+        #expect(BreakerWord.isDue(UInt32.max, now: 3, openTicks: 10))
+        #expect(!BreakerWord.isDue(3, now: UInt32.max, openTicks: 10))
+        #expect(BreakerWord.isDue(5, now: 5, openTicks: 10))
+        #expect(!BreakerWord.isDue(15, now: 5, openTicks: 10))
+        // Passed 2^31 + 10 ms ago: it looks 2^31 - 10 ms ahead, further than an open duration.
+        #expect(BreakerWord.isDue(5, now: 5 &+ (1 << 31) &+ 10, openTicks: 10))
     }
 }
