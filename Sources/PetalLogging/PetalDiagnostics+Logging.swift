@@ -12,7 +12,7 @@
         /// ```
         ///
         /// - Level: the first report at each site at its severity (`.warning`, or `.notice` for a
-        ///   late timer); the later ones at a site at `laterReportsLevel`, `.debug` by default, so
+        ///   late timer and a circuit breaker's change of state); the later ones at a site at `laterReportsLevel`, `.debug` by default, so
         ///   that a site that repeats by the million (resolvers that lose races) costs one line at
         ///   the levels a service logs, and the rest are still there when debugging. Every report
         ///   is counted by ``Petal/PetalDiagnostics/count(of:)`` either way.

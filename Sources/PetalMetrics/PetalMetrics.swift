@@ -29,6 +29,10 @@
     /// | `petal_pending_deadlines` | gauge | timeouts and delayed retries armed on the process's clock |
     /// | `petal_parked_waits` | gauge | threads in `wait()` and tasks in `await` on a pending future |
     /// | `petal_open_cancellation_records` | gauge | futures holding a cancellation record |
+    /// | `petal_circuit_breaker_state`, dimension `breaker` | gauge | each breaker passed to ``track(_:)``: 0 closed, 1 half-open, 2 open |
+    ///
+    /// A breaker's gauge is its state at the sample; the changes between two samples are counted
+    /// in `petal_diagnostics_total` (kind `circuitBreakerStateChanged`).
     ///
     /// A counter starts from the counts of the first sample's moment: reports from before a
     /// `PetalMetrics` was made are not published, so two instances publish the same increments.
@@ -41,6 +45,16 @@
         private let pendingDeadlines: Gauge
         private let parkedWaits: Gauge
         private let openCancellationRecords: Gauge
+        private let labelPrefix: String
+        private let factory: any MetricsFactory
+        /// The breakers ``track(_:)`` was given, each with its gauge; held weakly, so that a
+        /// breaker dropped by the service is dropped here too.
+        private let breakers = Mutex<[TrackedBreaker]>([])
+
+        private struct TrackedBreaker {
+            weak var breaker: CircuitBreaker?
+            let gauge: Gauge
+        }
 
         /// Makes the metrics with `factory`, at zero, and takes Petal's counts now as their start.
         ///
@@ -60,6 +74,8 @@
             pendingDeadlines = Gauge(label: "\(labelPrefix)_pending_deadlines", factory: factory)
             parkedWaits = Gauge(label: "\(labelPrefix)_parked_waits", factory: factory)
             openCancellationRecords = Gauge(label: "\(labelPrefix)_open_cancellation_records", factory: factory)
+            self.labelPrefix = labelPrefix
+            self.factory = factory
             published = Mutex(Self.counts())
         }
 
@@ -78,6 +94,32 @@
                 pendingDeadlines.record(DeadlineClock.continuous.pendingDeadlineCount)
                 parkedWaits.record(PetalDiagnostics.parkedWaitCount)
                 openCancellationRecords.record(PetalDiagnostics.openCancellationRecordCount)
+            }
+            breakers.withLock { tracked in
+                tracked.removeAll { $0.breaker == nil }
+                for entry in tracked {
+                    entry.breaker.map { entry.gauge.record(Self.gaugeValue(of: $0.state)) }
+                }
+            }
+        }
+
+        /// Publishes `breaker`'s state from now on, at every sample, as the gauge
+        /// `petal_circuit_breaker_state` with the dimension `breaker` (its name): 0 closed, 1
+        /// half-open, 2 open, so that a dashboard's maximum over breakers is the worst. Sampled
+        /// now too. Held weakly: a breaker the service drops is no longer published.
+        public func track(_ breaker: CircuitBreaker) {
+            let gauge = Gauge(
+                label: "\(labelPrefix)_circuit_breaker_state", dimensions: [("breaker", breaker.name)], factory: factory
+            )
+            gauge.record(Self.gaugeValue(of: breaker.state))
+            breakers.withLock { $0.append(TrackedBreaker(breaker: breaker, gauge: gauge)) }
+        }
+
+        private static func gaugeValue(of state: CircuitBreaker.State) -> Int {
+            switch state {
+            case .closed: 0
+            case .halfOpen: 1
+            case .open: 2
             }
         }
 

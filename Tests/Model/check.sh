@@ -3,8 +3,9 @@
 # cell is RESOLVED (petal_wait.pml: PARKED and the parking table) and the combinator word
 # (petal_combinator.pml: contributors and deciders sharing one word), the start gate
 # (petal_start_gate.pml), the concurrency limit (petal_limit.pml), the cancellation record
-# (petal_cancellation.pml), a timeout's deadline entry (petal_deadline.pml) and
-# PromiseBatch's slots (petal_batch.pml) with spin, full state-space search.
+# (petal_cancellation.pml), a timeout's deadline entry (petal_deadline.pml),
+# PromiseBatch's slots (petal_batch.pml) and the circuit breaker's word (petal_breaker.pml) with
+# spin, full state-space search.
 #
 #   Every correct configuration must verify with 0 errors and a completed search.
 #   Every seeded-bug variant must make spin report an error (its counterexample is narrated).
@@ -58,6 +59,10 @@ DEADLINE_BUGGY_VARIANTS="CANCEL_UNCHECKED FIRE_KEEPS_ENTRY SUBSCRIBE_FIRST"
 # before the value is written, a stop run without winning its slot, a registration that does
 # not look at the requested flag, and a failure that decides `all` without giving up on the rest.
 BATCH_BUGGY_VARIANTS="NO_CLAIM COUNT_BEFORE_VALUE STOP_WITHOUT_CLAIM REGISTER_IGNORES_REQUEST FAIL_WITHOUT_STOPS"
+# Must fail (petal_breaker.pml): a trial that settles whatever half-open epoch it finds, an
+# ignored trial that keeps its place, a half-open breaker that admits past its trials, a failure
+# that trips whatever state the word is in, and a half-open before the open duration is over.
+BREAKER_BUGGY_VARIANTS="NO_EPOCH_CHECK NO_PERMIT_RETURN UNBOUNDED_TRIALS BLIND_TRIP EARLY_HALF_OPEN"
 COMBINATOR_BUGGY_VARIANTS="RELAXED_LEAVE NO_WRITING_CHECK ENTER_AFTER_DECIDED LEAVE_IGNORES_DECIDED
 SECOND_DECIDER RELAXED_RETIRE COMPLETE_IGNORES_DECIDED DECIDE_AFTER_COMPLETE"
 # Must fail (petal_combinator.pml -DVOTES): a decider that runs the actions without closing the
@@ -73,7 +78,7 @@ done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/petal-model.XXXXXX") || exit 2
 if [ "${KEEP:-0}" = 1 ]; then echo "build directory: $work"; else trap 'rm -rf "$work"' EXIT; trap 'exit 129' HUP INT PIPE TERM; fi
-cp "$here/$model" "$here/petal_wait.pml" "$here/petal_combinator.pml" "$here/petal_start_gate.pml" "$here/petal_limit.pml" "$here/petal_cancellation.pml" "$here/petal_deadline.pml" "$here/petal_batch.pml" "$work/" || exit 2
+cp "$here/$model" "$here/petal_wait.pml" "$here/petal_combinator.pml" "$here/petal_start_gate.pml" "$here/petal_limit.pml" "$here/petal_cancellation.pml" "$here/petal_deadline.pml" "$here/petal_batch.pml" "$here/petal_breaker.pml" "$work/" || exit 2
 cd "$work" || exit 2
 
 status=0
@@ -233,6 +238,15 @@ model=petal_batch.pml
 opt=-O0
 must_verify batch
 must_fail $BATCH_BUGGY_VARIANTS
+
+# The circuit breaker's word: three callers of two calls each (closed calls that may trip it,
+# trials that succeed, fail or are cancelled) and the clock, with two trial calls; then one.
+model=petal_breaker.pml
+opt=-O2
+must_verify breaker
+must_verify breaker-1-trial -DTRIALS=1
+opt=-O0
+must_fail $BREAKER_BUGGY_VARIANTS
 
 if [ "$status" = 0 ]; then echo "check.sh: OK"; else echo "check.sh: FAILED"; fi
 exit "$status"

@@ -53,6 +53,8 @@
         let now = ContinuousClock.now
         PetalDiagnostics.reportLateTimer(deadline: now, ranAt: now + .seconds(1))
         _ = Future<Int>.retrying(RetryPolicy(attempts: 1, multiplier: .nan)) { .fulfilled(with: 1) }
+        let breaker = CircuitBreaker(name: "logging", policy: CircuitBreakerPolicy(minimumCalls: 1))
+        _ = breaker.run { Future<Int>.rejected(with: Failure()) }
     }
 
     /// Logs every kind through `PetalDiagnostics.logging(to:)` in this process, and checks what
@@ -66,7 +68,7 @@
         for kind in PetalDiagnostic.Kind.allCases {
             let first = logged.first { $0.metadata["petal.kind"] == "\(kind.rawValue)" }
             precondition(first != nil, "nothing logged for \(kind)")
-            precondition(first?.level == (kind == .lateTimer ? .notice : .warning), "level of \(kind)")
+            precondition(first?.level == (kind.severity == .notice ? .notice : .warning), "level of \(kind)")
             precondition(first?.message.hasPrefix("Petal: ") == true, "message of \(kind)")
             precondition(first?.metadata["petal.occurrence"] == "1")
         }

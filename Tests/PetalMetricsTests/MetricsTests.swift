@@ -23,6 +23,8 @@
             _ = Promise<Int>()
             _ = Future<Int>.rejected(with: Failure())
             _ = Future<Int>.retrying(RetryPolicy(attempts: 1, multiplier: .nan)) { .fulfilled(with: 1) }
+            let breaker = CircuitBreaker(name: "metrics", policy: CircuitBreakerPolicy(minimumCalls: 1))
+            _ = breaker.run { Future<Int>.rejected(with: Failure()) }
         }
         let promise = Promise<Int>()
         for value in 0..<4 { promise.fulfil(with: value) }
@@ -171,8 +173,40 @@
         precondition(total(metrics, .repeatedResolution) == 1)
     }
 
+    /// A tracked breaker's gauge: its state at each sample, 0 closed, 1 half-open, 2 open.
+    private func checkBreakerGaugeFollowsItsState() {
+        let metrics = TestMetrics()
+        let published = PetalMetrics(factory: metrics)
+        let clock = DeadlineClock.manual()
+        let breaker = CircuitBreaker(
+            name: "inventory",
+            policy: CircuitBreakerPolicy(minimumCalls: 1, openDuration: .seconds(1), trialCalls: 1), clock: clock)
+        published.track(breaker)
+        func state() -> Int {
+            Int((try? metrics.expectGauge("petal_circuit_breaker_state", [("breaker", "inventory")]))?.lastValue ?? -1)
+        }
+        precondition(state() == 0, "closed: \(state())")
+        _ = breaker.run { Future<Int>.rejected(with: Failure()) }.peek()
+        precondition(state() == 0, "moved before a sample")
+        published.update()
+        precondition(state() == 2, "open: \(state())")
+        clock.advance(by: .seconds(1))
+        let trial = Promise<Int>()
+        _ = breaker.run { trial.future }
+        published.update()
+        precondition(state() == 1, "half-open: \(state())")
+        trial.fulfil(with: 1)
+        published.update()
+        precondition(state() == 0, "closed again: \(state())")
+    }
+
     @Suite("PetalMetrics: diagnostics and pending work to swift-metrics")
     struct MetricsTests {
+        @Test("a tracked circuit breaker's gauge is its state at each sample")
+        func breakerGauge() async {
+            await #expect(processExitsWith: .success) { checkBreakerGaugeFollowsItsState() }
+        }
+
         @Test("each kind's counter moves by exactly what was reported after the metrics were made")
         func countersFollowTheCounts() async {
             await #expect(processExitsWith: .success) { checkCountersFollowTheCounts() }

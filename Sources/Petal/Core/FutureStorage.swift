@@ -149,7 +149,9 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader, Value> {
     /// resolver is writing it). One acquire load of the word; the value or the error is read
     /// only when that load saw an outcome, and the error is read without marking the failure
     /// observed (``observedError``), so that describing a future in a log or a debugger changes
-    /// nothing about it. Out of line: descriptions are never on a hot path.
+    /// nothing about it. Out of line: descriptions are never on a hot path (a circuit breaker
+    /// reads a rejection's error with it, only for rejections).
+    @usableFromInline
     final func snapshot() -> Outcome<Value>? {
         let word = petal_cell_load(cell)
         guard petal_word_has_outcome(word) != 0 else { return nil }

@@ -60,10 +60,16 @@ public struct PetalDiagnostic: Sendable, CustomStringConvertible {
         /// nothing traps. Site: the parameter, as `Type.member` or `Type.method(label:)`.
         /// Details: `given`, `used`.
         case adjustedArgument
+        /// A ``CircuitBreaker`` changed its state: it opened (its backend failed), half-opened
+        /// (its open duration was over) or closed (its trial calls succeeded). Site:
+        /// `CircuitBreaker`, for every breaker, so the default handler prints only the
+        /// process's first change: install a handler (PetalLogging's, say) to log each one.
+        /// Details: `breaker` (its name), `from` and `to` (`closed`, `open` or `half-open`).
+        case circuitBreakerStateChanged
 
-        /// How much a report of this kind matters: ``Severity/notice`` for a late timer,
-        /// ``Severity/warning`` for every other kind.
-        public var severity: Severity { self == .lateTimer ? .notice : .warning }
+        /// How much a report of this kind matters: ``Severity/notice`` for a late timer and a
+        /// breaker's change of state, ``Severity/warning`` for every other kind.
+        public var severity: Severity { self == .lateTimer || self == .circuitBreakerStateChanged ? .notice : .warning }
     }
 
     /// How much a report matters, as a hint for the log level to use.
@@ -74,8 +80,8 @@ public struct PetalDiagnostic: Sendable, CustomStringConvertible {
         case warning
     }
 
-    /// Where a report is counted: a promise's creation site, a job type, a parameter, or Petal's
-    /// timer thread.
+    /// Where a report is counted: a promise's creation site, a job type, a parameter, Petal's
+    /// timer thread, or `CircuitBreaker`.
     public struct Site: Sendable, Hashable, CustomStringConvertible {
         /// What the site is: `Promise<Int>` (the value type counted first at a creation site), a
         /// job type's name, `RetryPolicy.multiplier`, `timer thread`, `Future<Int>, MyError` (an
@@ -151,6 +157,8 @@ public struct PetalDiagnostic: Sendable, CustomStringConvertible {
                 + "an inline callback run by a timeout probably blocked it"
         case .adjustedArgument:
             return "Petal: \(site.name) was \(fact("given")), which it cannot honour; used \(fact("used"))"
+        case .circuitBreakerStateChanged:
+            return "Petal: circuit breaker \(fact("breaker")) went from \(fact("from")) to \(fact("to"))"
         }
     }
 }

@@ -49,11 +49,11 @@ final class SiteTally: @unchecked Sendable {
 
         /// Whether `identity` is a text, the same when its characters are (a literal may have
         /// two copies, in the module that wrote it and in one that inlined it): for promise sites
-        /// and parameters, tags 1, 3, 4 and 6, the bits set here.
-        var isText: Bool { (0b101_1010 >> tag) & 1 != 0 }
+        /// and parameters, tags 1, 3, 4, 6 and 7, the bits set here.
+        var isText: Bool { (0b1101_1010 >> tag) & 1 != 0 }
 
         /// The tag of unobserved failures counted by value and error type: after the kinds'.
-        private static var failureTag: UInt { 7 }
+        private static var failureTag: UInt { 8 }
 
         /// A site named by a text: a promise's creation site, its `#fileID` and line; or, with no
         /// line, a parameter, its name.
@@ -86,6 +86,7 @@ final class SiteTally: @unchecked Sendable {
             case .unobservedFailure: 4
             case .lateTimer: 5
             case .adjustedArgument: 6
+            case .circuitBreakerStateChanged: 7
             }
         }
 
@@ -94,7 +95,7 @@ final class SiteTally: @unchecked Sendable {
             switch kind {
             case .repeatedJobStart: .init(name: "\(Self.metatype(at: identity))")
             case .lateTimer: .init(name: "timer thread")
-            case .adjustedArgument: .init(name: Self.text(at: identity))
+            case .adjustedArgument, .circuitBreakerStateChanged: .init(name: Self.text(at: identity))
             case .unobservedFailure where tag == Self.failureTag:
                 .init(name: "Future<\(Self.metatype(at: identity))>, \(Self.metatype(at: detail >> 4))")
             default:
@@ -122,14 +123,14 @@ final class SiteTally: @unchecked Sendable {
     /// The most slots a key looks at; it is counted as `other sites` if none is its own or free.
     private static var probeLimit: Int { 32 }
 
-    /// The slots, then one overflow slot per tag (1 to 7), four words each.
+    /// The slots, then one overflow slot per tag (1 to 8), four words each.
     private let words: UnsafeMutablePointer<petal_atomic_word>
 
     init() {
-        let count = (Self.capacity + 8) * 4
+        let count = (Self.capacity + 9) * 4
         words = .allocate(capacity: count)
         words.initialize(repeating: petal_atomic_word(value: 0), count: count)
-        for tag in 1...7 { words[(Self.capacity + tag) * 4] = petal_atomic_word(value: petal_word(tag)) }
+        for tag in 1...8 { words[(Self.capacity + tag) * 4] = petal_atomic_word(value: petal_word(tag)) }
     }
 
     deinit {
@@ -204,7 +205,7 @@ final class SiteTally: @unchecked Sendable {
 
     /// Every site of `kind` with a count, overflow included (a snapshot: others may be counting).
     func counts(of kind: PetalDiagnostic.Kind) -> [PetalDiagnostic.SiteCount] {
-        (0..<Self.capacity + 8).compactMap { slot in
+        (0..<Self.capacity + 9).compactMap { slot in
             // ACQUIRE: a count seen makes visible the fields its counter claimed or matched.
             let count = Int(petal_atomic_word_load(field(slot, 3)))
             let (key, type) = self.key(at: slot)

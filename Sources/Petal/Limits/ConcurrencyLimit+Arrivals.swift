@@ -19,9 +19,8 @@ extension ConcurrencyLimit {
     package func admitsArrival() -> Bool {
         let maximum = maximum
         // Acquire loads (petal_atomic_word_load), though nothing is read through them: a hint.
-        guard !isFull, Int(bitPattern: UInt(petal_atomic_word_load(arrivalsWord))) < maximum + queueBound(maximum: maximum) else {
-            return false
-        }
+        let arrivals = Int(bitPattern: UInt(petal_atomic_word_load(arrivalsWord)))
+        guard !isFull, arrivals < maximum + queueBound(maximum: maximum) else { return false }
         atomicAdd(1, to: arrivalsWord)
         return true
     }

@@ -18,6 +18,7 @@ private let repeatedResolutionRecorder = Recorder<PetalDiagnostic>()
 private let repeatedJobStartRecorder = Recorder<PetalDiagnostic>()
 private let probeRecorder = Recorder<PetalDiagnostic>()
 private let adjustmentRecorder = Recorder<PetalDiagnostic>()
+private let breakerRecorder = Recorder<PetalDiagnostic>()
 
 /// Installs the recording handler, the first time it is read.
 private let recordingHandler: Void = {
@@ -29,6 +30,7 @@ private let recordingHandler: Void = {
             if report.details["valueType"]?.contains("Probe") == true { probeRecorder.record(report) }
         case .lateTimer: probeRecorder.record(report)
         case .adjustedArgument: adjustmentRecorder.record(report)
+        case .circuitBreakerStateChanged: breakerRecorder.record(report)
         }
         PetalDiagnostics.printFirstAtEachSite(report)
     }
@@ -57,6 +59,12 @@ var probeDiagnostics: Recorder<PetalDiagnostic> {
 var adjustedArguments: Recorder<PetalDiagnostic> {
     recordingHandler
     return adjustmentRecorder
+}
+
+/// Every circuit breaker's change of state reported in the test process, once it is first used.
+var breakerStateChanges: Recorder<PetalDiagnostic> {
+    recordingHandler
+    return breakerRecorder
 }
 
 /// The facts tests read most, by the names the per-kind reports once had.

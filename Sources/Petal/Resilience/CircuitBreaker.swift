@@ -1,0 +1,371 @@
+import CPetal
+
+/// Stops calling a backend that fails: after enough of its calls failed (or were slow), the
+/// breaker **opens** and refuses every call at once, without running it; after a while it lets
+/// a few **trial** calls through, and closes again if they all succeed.
+///
+/// ```swift
+/// let breaker = CircuitBreaker(name: "inventory", policy: CircuitBreakerPolicy(openDuration: .seconds(5)))
+///
+/// func stock(_ item: Item) -> Future<Int> {
+///     breaker.run { inventory.fetch(item) }  // a CircuitBreakerOpenError at once while open
+/// }
+/// ```
+///
+/// Why: a backend that is down answers every call with an error, or not at all. Calling it
+/// anyway costs each request its wait (up to its deadline, for a backend that hangs), and the
+/// backend the load it can least afford while it recovers. An open breaker answers in a
+/// compare-and-swap instead, and the backend sees a few trial calls until it is back.
+///
+/// The states (``State``), as resilience4j and Polly have them:
+/// - **Closed**: every call runs, and its outcome is counted in a sliding window
+///   (``CircuitBreakerPolicy/window``: the last N calls, or the last D seconds). A failed or
+///   slow call that finds, with ``CircuitBreakerPolicy/minimumCalls`` calls in the window, the
+///   share of failures at or above ``CircuitBreakerPolicy/failureRateThreshold`` (or the share
+///   of slow calls at or above ``CircuitBreakerPolicy/slowCallRateThreshold``) opens the
+///   breaker. A success lowers both rates, so only a failed or slow call looks at the window.
+/// - **Open**: every call is refused, rejected with a ``CircuitBreakerOpenError`` (carrying
+///   when it will try again), its closure never run, for ``CircuitBreakerPolicy/openDuration``.
+/// - **Half-open**: the first call after the open duration moves the breaker to half-open and
+///   is the first of ``CircuitBreakerPolicy/trialCalls`` calls let through; the others are
+///   refused. When every trial has succeeded, the breaker closes, with an empty window; the
+///   first trial that fails, or is slow, opens it again for another open duration.
+///
+/// What counts as a failure: a rejection, unless it says the call never reached the backend or
+/// ``isFailure`` says otherwise. A cancelled call (its consumers gave up, or its work was
+/// dropped), a ``ConcurrencyLimitExceededError`` (a limit refused it), a
+/// ``CircuitBreakerOpenError`` (another breaker did), and the request's deadline refusing it
+/// (``Deadline/exceededError``, returned at once) count as nothing, neither success nor
+/// failure: a trial call that ends so gives its place back to another. A rejection ``isFailure``
+/// declines (a `404`, say: the backend answered) counts as a success.
+///
+/// Cost: the closed path takes no lock: one load of the state word when the call starts and
+/// one when it ends, two readings of the clock (to find slow calls), and one compare-and-swap
+/// on a bucket of the window (a count window numbers its calls with one more, on a word all
+/// calls share); a failed or slow call also reads the window's buckets, up to 64. Only a change of state
+/// moves the state word, by compare-and-swap (see `BreakerWord`, and the model that checks
+/// those moves, `Tests/Model/petal_breaker.pml`).
+///
+/// Every change of state is reported to ``PetalDiagnostics/handler`` as a
+/// ``PetalDiagnostic/Kind/circuitBreakerStateChanged``, by the thread that made it, just after
+/// (changes made on two threads may be reported in either order); with the `Metrics` trait,
+/// `PetalMetrics.track(_:)` publishes the state as a gauge.
+///
+/// How it composes with the other tools, in either order: see <doc:CircuitBreakers>.
+public final class CircuitBreaker: @unchecked Sendable {
+    // @unchecked: `word` is reached only through C atomics, at an address of its own; the
+    // window is lock-free itself; everything else is immutable and Sendable.
+
+    /// The state of a breaker.
+    public enum State: Sendable, Hashable, CustomStringConvertible {
+        /// Calls run, and their outcomes are counted.
+        case closed
+        /// Calls are refused, without running, until the open duration is over.
+        case open
+        /// A few trial calls run, and decide whether the breaker closes or opens again.
+        case halfOpen
+
+        /// `closed`, `open` or `half-open`.
+        public var description: String {
+            switch self {
+            case .closed: "closed"
+            case .open: "open"
+            case .halfOpen: "half-open"
+            }
+        }
+    }
+
+    /// The name the breaker's reports and errors give it (the backend's, say).
+    public let name: String
+    /// When the breaker opens and closes, as given (values out of range are used as its
+    /// properties say).
+    public let policy: CircuitBreakerPolicy
+    /// Whether a rejection counts as a failure of the backend; asked only for rejections that do
+    /// not already count as nothing (see ``CircuitBreaker``).
+    public let isFailure: @Sendable (any Error) -> Bool
+    /// The clock that times the calls and the open duration.
+    public let clock: DeadlineClock
+
+    private let word: UnsafeMutablePointer<petal_atomic_word>
+    private let window: BreakerWindow
+    /// The instant ticks and periods count from.
+    private let origin: ContinuousClock.Instant
+    /// Whether ``clock`` is real time, read without it: `DeadlineClock.now` takes its
+    /// scheduler's lock to learn whether the clock is manual, which the closed path must not.
+    @usableFromInline
+    let readsRealTime: Bool
+    /// The policy with every value brought into its range: what the breaker reads.
+    private let bounded: CircuitBreakerPolicy
+
+    /// A closed breaker named `name`, that opens and closes as `policy` says, on `clock`.
+    ///
+    /// - Parameters:
+    ///   - name: What its reports and errors call it.
+    ///   - policy: The thresholds, the window, the open duration and the trial calls. Values
+    ///     out of range are adjusted as its properties say, and reported once, here, as an
+    ///     ``PetalDiagnostic/Kind/adjustedArgument``.
+    ///   - clock: Times the calls (slow or not), the time window and the open duration: `.manual`
+    ///     in tests, to decide when the breaker half-opens without waiting.
+    ///   - isFailure: Whether a rejection is a failure of the backend; by default every one is
+    ///     (but those that count as nothing, see ``CircuitBreaker``).
+    public init(
+        name: String, policy: CircuitBreakerPolicy = CircuitBreakerPolicy(), clock: DeadlineClock = .continuous,
+        isFailure: @escaping @Sendable (any Error) -> Bool = { _ in true }
+    ) {
+        policy.reportAdjustments()
+        self.name = name
+        self.policy = policy
+        self.isFailure = isFailure
+        self.clock = clock
+        window = BreakerWindow(policy.boundedWindow)
+        origin = clock.now
+        readsRealTime = !clock.isManual  // a clock is made manual or not, and stays so
+        bounded = policy.bounded
+        word = .allocate(capacity: 1)
+        word.initialize(to: petal_atomic_word(value: BreakerWord.closed))
+    }
+
+    deinit {
+        word.deinitialize(count: 1)
+        word.deallocate()
+    }
+
+    /// The state now (other threads may be changing it). An open breaker whose open duration
+    /// is over reads `open` until a call arrives and half-opens it.
+    public var state: State {
+        Self.state(of: petal_atomic_word_load(word))
+    }
+
+    private static func state(of word: petal_word) -> State {
+        switch BreakerWord.state(word) {
+        case BreakerWord.closed: .closed
+        case BreakerWord.open: .open
+        default: .halfOpen
+        }
+    }
+
+    /// Runs `body` if the breaker lets the call through, and counts its outcome; refuses it
+    /// otherwise, without running `body`.
+    ///
+    /// - Where and when: with `.inline`, the breaker decides and `body` runs on this thread
+    ///   before this returns; with another context, both happen there, when it runs the call
+    ///   (as ``Future/startFollowing(on:executing:)`` does: a call cancelled or dropped before
+    ///   it starts never reaches the breaker).
+    /// - Returns: the future of the call, resolved as the future `body` returns; rejected with
+    ///   what `body` throws (counted as a rejection of the call); rejected with a
+    ///   ``CircuitBreakerOpenError`` at once, `body` never run, while the breaker is open or
+    ///   its trial calls are all taken.
+    /// - A request's deadline: with a ``Deadline`` bound here that has passed, the call is
+    ///   refused with its ``Deadline/exceededError`` before the breaker is asked, and counts as
+    ///   nothing; so does a call whose future comes back already rejected with that error (a
+    ///   retry, hedge or limit inside `body` refused it).
+    /// - Parameters:
+    ///   - context: Where the breaker decides and `body` runs.
+    ///   - body: Starts the call and returns its future.
+    ///
+    /// Inlinable, and generic only where it must be (the rest is the breaker's own code): an
+    /// unspecialised generic call across the module boundary spent more than half of a
+    /// closed call's cost looking up metadata (perf, release build).
+    @inlinable
+    public func run<Value, Context: ExecutionContext>(
+        on context: Context = .inline, _ body: @escaping @Sendable () throws -> Future<Value>
+    ) -> Future<Value> {
+        guard Context.self == InlineExecutionContext.self else {
+            return Future.startFollowing(on: context) { self.run(body) }
+        }
+        if Deadline.inUse, let refusal = Deadline.refusal() { return .refused(by: refusal) }
+        var refused: CircuitBreakerOpenError?
+        let ticket = admit(refusing: &refused)
+        if let refused { return .rejected(with: refused) }
+        let start = now
+        let operation: Future<Value>
+        do {
+            operation = try body()
+        } catch {
+            finish(ticket, kind: .rejected, error: error, since: start, refusal: nil)
+            return .rejected(with: error)
+        }
+        // Only a future rejected before `body` returned can be the deadline's refusal; later,
+        // the same error is the request's own timeout ending a call the backend did not answer.
+        // Counted here, so that the closure below captures no error to copy.
+        if Deadline.inUse && operation.isResolved, let refusal = Deadline.refusal() {
+            let outcome = operation.storage.snapshot()
+            finish(ticket, kind: outcome?.kind ?? .rejected, error: outcome?.error, since: start, refusal: refusal)
+            return operation
+        }
+        // A step receives the storage and the kind, and reads the error without observing it:
+        // the caller's future is the operation itself, and its failure is the caller's to see.
+        operation.storage.subscribe(
+            .step { [self] storage, kind in
+                let error: (any Error)? =
+                    if kind == .rejected, case .rejected(let error) = storage.snapshot() { error } else { nil }
+                finish(ticket, kind: kind, error: error, since: start, refusal: nil)
+            })
+        return operation
+    }
+
+    // MARK: Outcomes
+
+    /// How a call was let through: the epoch it was admitted in, shifted left by one, and in
+    /// the lowest bit whether it is a trial of a half-open epoch (else it counts in the window
+    /// of a closed one). A plain integer, so that the closure that waits for the call's outcome
+    /// captures no enum to copy through value witnesses.
+    @usableFromInline
+    typealias Ticket = UInt64
+
+    private static func ticket(epoch: UInt32, trial: Bool) -> Ticket { Ticket(epoch) << 1 | (trial ? 1 : 0) }
+
+    /// Counts the outcome of a call let through with `ticket`, which started at `start`.
+    @usableFromInline
+    func finish(
+        _ ticket: Ticket, kind: OutcomeKind, error: (any Error)?, since start: ContinuousClock.Instant,
+        refusal: FutureTimeoutError?
+    ) {
+        let end = now
+        let outcome = classify(kind, error, refusal: refusal)
+        let slow = outcome != .ignored && start.duration(to: end) >= bounded.slowCallDuration
+        let epoch = UInt32(truncatingIfNeeded: ticket >> 1)
+        if ticket & 1 == 0 {
+            record(outcome, slow: slow, epoch: epoch, at: end)
+        } else {
+            // A slow trial says the backend is not back: it opens the breaker again as a failure.
+            settle(trial: epoch, slow ? .failure : outcome, at: end)
+        }
+    }
+
+    private func classify(_ kind: OutcomeKind, _ error: (any Error)?, refusal: FutureTimeoutError?) -> BreakerOutcome {
+        switch kind {
+        case .fulfilled: return .success
+        case .cancelled: return .ignored
+        case .rejected:
+            guard let error else { return .failure }
+            if error is ConcurrencyLimitExceededError || error is CircuitBreakerOpenError
+                || error is FutureCancelledError
+            {
+                return .ignored
+            }
+            if let refusal, let timeout = error as? FutureTimeoutError, timeout.deadline == refusal.deadline {
+                return .ignored
+            }
+            return isFailure(error) ? .failure : .success
+        }
+    }
+
+    /// Counts a call of closed `epoch` in the window; a failed or slow one opens the breaker if
+    /// the window's rates are past their thresholds.
+    private func record(_ outcome: BreakerOutcome, slow: Bool, epoch: UInt32, at now: ContinuousClock.Instant) {
+        guard outcome != .ignored else { return }
+        // ACQUIRE: a call of an earlier closed state is not counted in this one's window.
+        let seen = petal_atomic_word_load(word)
+        guard BreakerWord.state(seen) == BreakerWord.closed && BreakerWord.epoch(seen) == epoch else { return }
+        let failed = outcome == .failure
+        let period = window.period(elapsed: nanoseconds(to: now))
+        window.record(period: period, failed: failed, slow: slow)
+        guard failed || slow else { return }
+        let totals = window.totals(upTo: period)
+        let calls = Double(totals.calls)
+        guard totals.calls >= bounded.minimumCalls,
+            Double(totals.failures) >= bounded.failureRateThreshold * calls
+                || Double(totals.slow) >= bounded.slowCallRateThreshold * calls
+        else { return }
+        trip(epoch: epoch, at: now)
+    }
+
+    // MARK: The word's moves
+
+    private func exchange(_ seen: inout petal_word, _ next: petal_word) -> Bool {
+        // FULL (see petal_atomics.h): a change of state is ordered after the window's restart
+        // that precedes a close, and every call that loads the new state sees both.
+        petal_atomic_word_exchange(word, &seen, next) != 0
+    }
+
+    /// Lets a call through: at once while closed (a load, no write); else as a trial, if the
+    /// open duration is over or a trial's place is free; else not, and `refused` says why.
+    @usableFromInline
+    func admit(refusing refused: inout CircuitBreakerOpenError?) -> Ticket {
+        // ACQUIRE: a closed state seen comes with the window's restart that preceded it.
+        var seen = petal_atomic_word_load(word)
+        if BreakerWord.state(seen) == BreakerWord.closed {
+            return Self.ticket(epoch: BreakerWord.epoch(seen), trial: false)
+        }
+        let now = self.now
+        let nowTick = tick(at: now, roundingUp: false)
+        // At most 24 days and a millisecond: it fits.
+        let openTicks = UInt32(bounded.openDuration.components.seconds * 1_000 + 1)
+        while let next = BreakerWord.admitting(
+            seen, nowTick: nowTick, openTicks: openTicks, trialCalls: bounded.trialCalls)
+        {
+            let opened = BreakerWord.state(seen) == BreakerWord.open
+            if exchange(&seen, next) {
+                if opened { changed(from: .open, to: .halfOpen) }
+                return Self.ticket(epoch: BreakerWord.epoch(next), trial: true)
+            }
+        }
+        // The failed compare-and-swap may have found it closed meanwhile.
+        if BreakerWord.state(seen) == BreakerWord.closed {
+            return Self.ticket(epoch: BreakerWord.epoch(seen), trial: false)
+        }
+        let state = Self.state(of: seen)
+        let retryAt =
+            state == .open ? now + .milliseconds(Int64(Int32(bitPattern: BreakerWord.retryTick(seen) &- nowTick))) : nil
+        refused = CircuitBreakerOpenError(breaker: name, state: state, retryAt: retryAt)
+        return 0
+    }
+
+    /// Opens the breaker, if it is still closed in `epoch`.
+    private func trip(epoch: UInt32, at now: ContinuousClock.Instant) {
+        let retryTick = tick(at: now + bounded.openDuration, roundingUp: true)
+        // ACQUIRE, then FULL compare-and-swaps: a move is a function of the whole word seen.
+        var seen = petal_atomic_word_load(word)
+        while let next = BreakerWord.tripping(seen, epoch: epoch, retryTick: retryTick) {
+            if exchange(&seen, next) { return changed(from: .closed, to: .open) }
+        }
+    }
+
+    /// Counts a trial of half-open `epoch`, if the breaker is still half-open in it: the last
+    /// success closes it (with a fresh window), a failure opens it, and a trial that counts as
+    /// nothing gives its place back.
+    private func settle(trial epoch: UInt32, _ outcome: BreakerOutcome, at now: ContinuousClock.Instant) {
+        let retryTick = tick(at: now + bounded.openDuration, roundingUp: true)
+        // ACQUIRE, then FULL compare-and-swaps, as in `trip`.
+        var seen = petal_atomic_word_load(word)
+        while let next = BreakerWord.settling(
+            seen, epoch: epoch, outcome, trialCalls: bounded.trialCalls, retryTick: retryTick)
+        {
+            // Before the close is published, so that no call of the new closed state counts in
+            // the old window.
+            if BreakerWord.state(next) == BreakerWord.closed { window.restart(elapsed: nanoseconds(to: now)) }
+            if exchange(&seen, next) {
+                let state = Self.state(of: next)
+                if state != .halfOpen { changed(from: .halfOpen, to: state) }
+                return
+            }
+        }
+    }
+
+    // MARK: Time and reports
+
+    /// The clock's time: real time read with no lock, or a manual clock's.
+    @usableFromInline
+    var now: ContinuousClock.Instant { readsRealTime ? .now : clock.now }
+
+    /// Nanoseconds from the breaker's making to `instant` (wrapping after 292 years).
+    private func nanoseconds(to instant: ContinuousClock.Instant) -> Int64 {
+        let (seconds, attoseconds) = origin.duration(to: instant).components
+        return seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000
+    }
+
+    /// `instant` in milliseconds since the breaker's making, wrapping at 2^32: rounded down for
+    /// the time now and up for a retry, so that a retry tick reached is a retry instant passed.
+    private func tick(at instant: ContinuousClock.Instant, roundingUp: Bool) -> UInt32 {
+        let nanoseconds = nanoseconds(to: instant)
+        let milliseconds = nanoseconds / 1_000_000 + (roundingUp && nanoseconds % 1_000_000 > 0 ? 1 : 0)
+        return UInt32(truncatingIfNeeded: milliseconds)
+    }
+
+    private func changed(from old: State, to new: State) {
+        PetalDiagnostics.report(
+            .named(.circuitBreakerStateChanged, "CircuitBreaker"),
+            details: ["breaker": name, "from": old.description, "to": new.description])
+    }
+}

@@ -1,0 +1,90 @@
+import CPetal
+import Testing
+
+@testable import Petal
+
+/// The breaker's parts: the window's buckets and the state word's moves, one at a time.
+@Suite("Circuit breaker: window and word")
+struct CircuitBreakerWindowTests {
+    @Test("a late call of an older period leaves the newer period's bucket as it is")
+    func latePeriodDropped() {
+        let window = BreakerWindow(.calls(4))
+        window.record(period: 9, failed: true, slow: false)  // bucket 1
+        window.record(period: 5, failed: false, slow: false)  // bucket 1 too, older: out of the window
+        #expect(window.totals(upTo: 9) == .init(calls: 1, failures: 1, slow: 0))
+        window.record(period: 13, failed: false, slow: true)  // bucket 1, newer: starts afresh
+        #expect(window.totals(upTo: 13) == .init(calls: 1, failures: 0, slow: 1))
+    }
+
+    @Test("the totals cover the last periods of the window only, from its restart on")
+    func totalsCoverTheWindow() {
+        let window = BreakerWindow(.time(.seconds(4), buckets: 4))
+        for period in 0..<6 { window.record(period: period, failed: period % 2 == 0, slow: false) }
+        #expect(window.totals(upTo: 5) == .init(calls: 4, failures: 2, slow: 0))
+        #expect(window.totals(upTo: 8) == .init(calls: 1, failures: 0, slow: 0))
+        window.restart(elapsed: 5_500_000_000)  // period 5: emptied, and the window starts there
+        #expect(window.totals(upTo: 6) == .init())
+        window.record(period: 5, failed: false, slow: false)  // counts at once, in the same slice
+        window.record(period: 6, failed: true, slow: true)
+        #expect(window.totals(upTo: 6) == .init(calls: 2, failures: 1, slow: 1))
+    }
+
+    @Test("a bucket saturates at 65,535 calls instead of carrying into its failures")
+    func bucketSaturates() {
+        let window = BreakerWindow(.calls(1))
+        for _ in 0..<65_536 { window.record(period: 0, failed: false, slow: false) }
+        #expect(window.totals(upTo: 0) == .init(calls: 65_535, failures: 0, slow: 0))
+    }
+
+    @Test("a count window restarts in its current run of calls, without the calls before")
+    func countWindowRestart() {
+        let window = BreakerWindow(.calls(200))  // 64 buckets of 4 calls
+        for _ in 0..<6 { window.record(period: window.period(elapsed: 0), failed: true, slow: false) }
+        window.restart(elapsed: 0)
+        let next = window.period(elapsed: 0)
+        #expect(next == 1)
+        window.record(period: next, failed: false, slow: false)
+        #expect(window.totals(upTo: next) == .init(calls: 1, failures: 0, slow: 0))
+    }
+
+    @Test("the word's moves: each only from the state and epoch it names")
+    func wordMoves() {
+        let closed = BreakerWord.closed
+        let open = BreakerWord.tripping(closed, epoch: 0, retryTick: 100)
+        #expect(open.map(BreakerWord.state) == BreakerWord.open)
+        #expect(BreakerWord.tripping(closed, epoch: 1, retryTick: 100) == nil)
+        guard let open else { return }
+        #expect(BreakerWord.admitting(open, nowTick: 99, openTicks: 10, trialCalls: 2) == nil)
+        let half = BreakerWord.admitting(open, nowTick: 100, openTicks: 10, trialCalls: 2)
+        #expect(half.map(BreakerWord.admitted) == 1)
+        guard let half else { return }
+        let full = BreakerWord.admitting(half, nowTick: 0, openTicks: 10, trialCalls: 2)
+        #expect(full.map(BreakerWord.admitted) == 2)
+        guard let full else { return }
+        #expect(BreakerWord.admitting(full, nowTick: 0, openTicks: 10, trialCalls: 2) == nil)
+        let epoch = BreakerWord.epoch(full)
+        #expect(epoch == 2)
+        #expect(BreakerWord.settling(full, epoch: epoch - 1, .success, trialCalls: 2, retryTick: 0) == nil)
+        #expect(
+            BreakerWord.settling(full, epoch: epoch, .ignored, trialCalls: 2, retryTick: 0).map(BreakerWord.admitted)
+                == 1)
+        let one = BreakerWord.settling(full, epoch: epoch, .success, trialCalls: 2, retryTick: 0)
+        #expect(one.map(BreakerWord.succeeded) == 1)
+        guard let one else { return }
+        let closedAgain = BreakerWord.settling(one, epoch: epoch, .success, trialCalls: 2, retryTick: 0)
+        #expect(closedAgain.map(BreakerWord.state) == BreakerWord.closed)
+        #expect(closedAgain.map(BreakerWord.epoch) == 3)
+        let reopened = BreakerWord.settling(one, epoch: epoch, .failure, trialCalls: 2, retryTick: 7)
+        #expect(reopened.map(BreakerWord.retryTick) == 7)
+    }
+
+    @Test("a retry tick is due across the wrap of the millisecond count, and after a long idle spell")
+    func tickWraps() {
+        #expect(BreakerWord.isDue(UInt32.max, now: 3, openTicks: 10))
+        #expect(!BreakerWord.isDue(3, now: UInt32.max, openTicks: 10))
+        #expect(BreakerWord.isDue(5, now: 5, openTicks: 10))
+        #expect(!BreakerWord.isDue(15, now: 5, openTicks: 10))
+        // Passed 2^31 + 10 ms ago: it looks 2^31 - 10 ms ahead, further than an open duration.
+        #expect(BreakerWord.isDue(5, now: 5 &+ (1 << 31) &+ 10, openTicks: 10))
+    }
+}
