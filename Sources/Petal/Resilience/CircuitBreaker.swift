@@ -36,8 +36,11 @@ import CPetal
 /// dropped), a ``ConcurrencyLimitExceededError`` (a limit refused it), a
 /// ``CircuitBreakerOpenError`` (another breaker did), and the request's deadline refusing it
 /// (``Deadline/exceededError``, returned at once) count as nothing, neither success nor
-/// failure: a trial call that ends so gives its place back to another. A rejection ``isFailure``
-/// declines (a `404`, say: the backend answered) counts as a success.
+/// failure: a trial call that ends so gives its place back to another. But a call cancelled
+/// after running ``CircuitBreakerPolicy/slowCallDuration`` or longer counts as a slow call: a
+/// backend that hangs answers nothing, and its calls end only when their consumers give up, so
+/// that this is what the slow-call rate sees of a hang. A rejection ``isFailure`` declines (a
+/// `404`, say: the backend answered) counts as a success.
 ///
 /// Cost: the closed path takes no lock: one load of the state word when the call starts and
 /// one when it ends, two readings of the clock (to find slow calls), and one compare-and-swap
@@ -222,8 +225,12 @@ public final class CircuitBreaker: @unchecked Sendable {
         refusal: FutureTimeoutError?
     ) {
         let end = now
-        let outcome = classify(kind, error, refusal: refusal)
-        let slow = outcome != .ignored && start.duration(to: end) >= bounded.slowCallDuration
+        var outcome = classify(kind, error, refusal: refusal)
+        let longEnough = start.duration(to: end) >= bounded.slowCallDuration
+        // Given up on after it had run slow: no answer, but a slow call (a hang's only sign).
+        // A refusal ends at once, so it is never long enough to count.
+        if outcome == .ignored, longEnough { outcome = .success }
+        let slow = outcome != .ignored && longEnough
         let epoch = UInt32(truncatingIfNeeded: ticket >> 1)
         if ticket & 1 == 0 {
             record(outcome, slow: slow, epoch: epoch, at: end)

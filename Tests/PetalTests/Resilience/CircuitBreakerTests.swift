@@ -197,6 +197,27 @@ struct CircuitBreakerTests {
         #expect(breaker.state == .open)
     }
 
+    @Test("a call given up on after running slow counts as a slow call (a hang); one given up on sooner as nothing")
+    func hangCountsAsSlow() {
+        let clock = DeadlineClock.manual()
+        let policy = CircuitBreakerPolicy(
+            window: .calls(10), minimumCalls: 3, slowCallDuration: .seconds(1), slowCallRateThreshold: 0.5)
+        let breaker = CircuitBreaker(name: "hang", policy: policy, clock: clock)
+        breaker.calls([.success, .success])
+        // Cancelled before it had run slow: nothing, as any cancellation.
+        let early = breaker.pendingCall()
+        early.future.requestCancellation()
+        early.promise.cancel()
+        // Two that hang, each given up on after a second: two slow calls of four.
+        for _ in 0..<2 {
+            let hung = breaker.pendingCall()
+            #expect(breaker.state == .closed)
+            clock.advance(by: .seconds(1))
+            hung.promise.cancel()
+        }
+        #expect(breaker.state == .open)
+    }
+
     @Test("a time window forgets the calls older than its duration")
     func timeWindow() {
         let clock = DeadlineClock.manual()
