@@ -146,6 +146,7 @@ def windows(samples):
                 "504": delta["timedOut"] / seconds,
                 "503": (delta["shed"] + delta["failed"]) / seconds,
                 "p99_ms": after["stats"].get("p99_ms"),
+                "breaker": after["stats"].get("breaker"),
             })
     return result
 
@@ -166,18 +167,23 @@ def phase_table(windows_, phases):
                 "calls": calls, "answers": answers, "calls_per_answer": calls / answers if answers else None,
                 **{status: median([w[status] for w in mine]) for status, _ in STATUSES},
                 "p99_ms": median([w["p99_ms"] for w in mine]),
+                # The share of the phase's windows that ended with the breaker open (None: no breaker).
+                "open_share": (sum(w["breaker"] == "open" for w in mine) / len(mine)
+                               if any(w["breaker"] for w in mine) else None),
             })
     return table
 
 
 def markdown(table):
-    lines = ["| phase | variant | backend calls/s | answers/s | 200/s | 504/s | 503/s | calls per answer | p99 ms |",
-             "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+    lines = ["| phase | variant | backend calls/s | answers/s | 200/s | 504/s | 503/s | calls per answer | p99 ms "
+             "| breaker open |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for row in table:
         lines.append(
             f"| {row['phase'] + 1}. {row['fault']} {row['from_s']:g}-{row['to_s']:g} s | {row['variant']} "
             f"| {row['calls']:.0f} | {row['answers']:.0f} | {row['200']:.0f} | {row['504']:.0f} | {row['503']:.0f} "
-            f"| {fmt(row['calls_per_answer'], '{:.1f}')} | {fmt(row['p99_ms'], '{:.2f}')} |")
+            f"| {fmt(row['calls_per_answer'], '{:.1f}')} | {fmt(row['p99_ms'], '{:.2f}')} "
+            f"| {fmt(row['open_share'], '{:.0%}')} |")
     return "\n".join(lines) + "\n"
 
 

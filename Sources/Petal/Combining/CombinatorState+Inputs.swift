@@ -4,8 +4,12 @@ extension CombinatorState {
     /// Combines `futures` into a new future: each input, when it resolves, runs
     /// `input(state, index, outcome)`, which contributes to or decides the result.
     ///
-    /// An input that decided before the others were subscribed (it was already resolved) leaves
-    /// them unobserved: they cannot change the result, so the combined future does not hold them.
+    /// Every input is subscribed, even after one that was already resolved decided the result:
+    /// the others cannot change it, but they were handed to the combinator, which answers for
+    /// their failures (a fan-out whose calls a circuit breaker refused at once reported each of
+    /// the 31 calls after the first as a failure nobody observed). Only the inputs before the
+    /// decision are linked for `cancellingUpstream`: a link after it would count a dependent
+    /// whose vote never comes, and keep the input's other consumers from stopping it.
     /// `input` captures nothing (the state and the index are passed in), so each subscription is
     /// one callback, as it would be written out.
     ///
@@ -29,9 +33,8 @@ extension CombinatorState {
         // cost three retains and their releases per input (callgrind, the fan-out at N = 32).
         futures.withUnsafeBufferPointer { inputs in
             for index in inputs.indices {
-                if state.isDecided { break }
                 Unmanaged.passUnretained(inputs[index].storage)._withUnsafeGuaranteedRef { input in
-                    if cancellingUpstream {
+                    if cancellingUpstream, !state.isDecided {
                         result.dependOnUpstream(input, counting: &counted, of: inputs.count, linked: &linked) {
                             { shared.value.decide(.cancelled(indirectError: nil)) }
                         }

@@ -96,8 +96,10 @@ extension Future {
         )
         var linked = false
         for future in repeat each futures {
-            if state.isDecided { break }
-            if cancellingUpstream { state.linkUpstream(future.storage, of: result, linked: &linked) }
+            // Every input is subscribed, so that its failure is observed even once an earlier
+            // one decided (see `CombinatorState.combine`); only those before the decision are
+            // linked, as a decided result has no request left to pass on.
+            if cancellingUpstream, !state.isDecided { state.linkUpstream(future.storage, of: result, linked: &linked) }
             state.subscribe(future, placing: &layout, contributing: { $0.value })
         }
         return Future(storage: result)

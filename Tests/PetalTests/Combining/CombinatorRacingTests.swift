@@ -40,13 +40,16 @@ struct CombinatorFirstResolvedTests {
         #expect(summarize(future.peek()) == "cancelled(E5)")
     }
 
-    @Test("leaves inputs after an already resolved one unobserved")
-    func stopsSubscribingOnceDecided() {
+    @Test("subscribes every input, even after an already resolved one won: its failure is observed, and its other consumers can still stop it")
+    func answersForEveryInput() {
         let after = Promise<Int>()
+        let stopped = Counter()
+        after.cancelWhenRequested { stopped.increment() }
         let future = Future.firstResolved(of: [.fulfilled(with: 3), after.future])
         #expect(summarize(future.peek()) == "fulfilled(3)")
-        #expect(!after.future.storage.hasWaiters)
-        after.fulfil(with: 4)
+        #expect(stopped.value == 0)
+        after.future.requestCancellation()
+        #expect(stopped.value == 1)
     }
 
     @Test("of no futures is already cancelled with an EmptyRaceError")

@@ -146,16 +146,21 @@ struct CombinatorFulfillingWhenTests {
         #expect(summarize(future.peek()) == "cancelled(E4)")
     }
 
-    @Test("leaves inputs after an already failed one unobserved")
-    func stopsSubscribingOnceDecided() {
+    @Test("subscribes every input, even after an already failed one decided: its failure is observed, and its other consumers can still stop it")
+    func answersForEveryInput() {
         let before = Promise<Int>()
         let after = Promise<Int>()
+        let stopped = Counter()
+        after.cancelWhenRequested { stopped.increment() }
         let future = Future.fulfillingWhen([before.future, .rejected(with: TestError(1)), after.future])
         #expect(summarize(future.peek()) == "cancelled(E1)")
         #expect(before.future.storage.hasWaiters)
-        #expect(!after.future.storage.hasWaiters)
+        #expect(after.future.storage.hasWaiters)
+        // Not linked, as before: its other consumers may still stop it, with no vote missing.
+        #expect(stopped.value == 0)
+        after.future.requestCancellation()
+        #expect(stopped.value == 1)
         before.fulfil(with: 0)
-        after.fulfil(with: 2)
     }
 
     @Test("takes the same future twice as two inputs")
@@ -255,4 +260,31 @@ extension Outcome {
         case .cancelled(let indirectError): .cancelled(indirectError: indirectError)
         }
     }
+}
+
+private enum CombinedFailuresTag {}
+
+/// A combinator answers for every input handed to it: the failures of the inputs after the one
+/// that decided are not reported as unobserved when the inputs are dropped.
+@Suite("Combinators: the inputs' failures are the combinator's")
+struct CombinatorObservationTests {
+    @Test("the inputs that failed after an already failed one are not reported unobserved")
+    func laterFailuresObserved() {
+        _ = probeDiagnostics
+        dropFailedFanOut()
+        #expect(unobservedFailures(of: Probe<CombinedFailuresTag>.self).isEmpty)
+    }
+}
+
+/// A fan-out of three inputs already rejected and one rejected later, its result observed and
+/// everything dropped. Not inlined, so that every future is freed (and any report made) when it
+/// returns.
+@inline(never)
+private func dropFailedFanOut() {
+    let late = Promise<Probe<CombinedFailuresTag>>()
+    let inputs: [Future<Probe<CombinedFailuresTag>>] = [
+        .rejected(with: TestError(1)), .rejected(with: TestError(2)), late.future, .rejected(with: TestError(3)),
+    ]
+    _ = Future.fulfillingWhen(inputs).peek()
+    late.reject(with: TestError(4))
 }

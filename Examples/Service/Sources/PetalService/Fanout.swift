@@ -25,6 +25,8 @@ protocol Fanout: Sendable {
     var hedgesStarted: Int { get }
     /// The concurrency limit's maximum now, for a variant behind one.
     var currentLimit: Int? { get }
+    /// The circuit breaker's state (`closed`, `open` or `half-open`), for a variant behind one.
+    var breakerState: String? { get }
     /// A request answered 200 or 504 (`timedOut`) after `elapsed` since it arrived.
     func answered(after elapsed: Duration, timedOut: Bool)
 }
@@ -34,6 +36,7 @@ extension Fanout {
     /// No hedging: no extra copies.
     var hedgesStarted: Int { 0 }
     var currentLimit: Int? { nil }
+    var breakerState: String? { nil }
     func answered(after elapsed: Duration, timedOut: Bool) {}
 }
 

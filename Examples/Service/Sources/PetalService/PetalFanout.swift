@@ -43,6 +43,9 @@ struct PetalFanout: Fanout {
             return try await answers.value(cancellingUpstream: true).reduce(0, +)
         } catch is FutureTimeoutError {
             return nil
+        } catch is CircuitBreakerOpenError {
+            // The backend is down as far as the breaker knows: answered as its failure is.
+            throw BackendUnavailableError()
         } catch let cancelled as FutureCancelledError {
             // A refusal by a limit upstream of the timeout reaches here as the cancellation
             // it caused (Petal's one failure rule), carrying the refusal as its indirect error.
@@ -52,6 +55,7 @@ struct PetalFanout: Fanout {
             if cancelled.indirectError is FutureTimeoutError { return nil }
             // A backend's failure that ended the request (`fulfillingWhen` gives up on the rest).
             if let failure = cancelled.indirectError as? BackendUnavailableError { throw failure }
+            if cancelled.indirectError is CircuitBreakerOpenError { throw BackendUnavailableError() }
             if drain.isDraining { throw ShuttingDownError() }
             throw cancelled
         }

@@ -20,10 +20,10 @@ import PetalServiceLifecycle
 ///   budget it shares with the retries (5% extra calls, copies and retries together). Hedges
 ///   answer slowness only: a copy's failure is left to retrying (its backoff), not answered
 ///   with another copy at once;
-/// - ``guardedCall(_:key:on:)``, per copy: the one call to the backend, where the circuit
-///   breaker will wrap it. It is the innermost layer on purpose: the breaker then sees every
-///   call the backend receives and its outcome (copies and retries included), and while it is
-///   open it refuses each at once, without a call.
+/// - ``guardedCall(_:key:on:)``, per copy: the one call to the backend, through the circuit
+///   breaker. It is the innermost layer on purpose: the breaker then sees every call the
+///   backend receives and its outcome (copies and retries included), and while it is open it
+///   refuses each at once, without a call.
 ///
 /// Without faults it behaves as `limited`: nothing fails, so nothing is retried.
 struct ResilientFanout: FanoutBehindLimit {
@@ -60,6 +60,19 @@ struct ResilientFanout: FanoutBehindLimit {
     /// The extra calls sent: copies and retries.
     var hedgesStarted: Int { budget.extraCallsSent }
 
+    /// The backend's breaker: opens when half the calls of the last second fail (an outage),
+    /// or half of them run 15 ms or more (a hang: past the slowest call of a slow backend, 15
+    /// ms, and the copies started at 0 and 5 ms of a request reach it before its deadline ends
+    /// them), with 100 calls in the window; tries 5 calls again after half a second.
+    let breaker = CircuitBreaker(
+        name: "backend",
+        policy: CircuitBreakerPolicy(
+            failureRateThreshold: 0.5, window: .time(.seconds(1), buckets: 10), minimumCalls: 100,
+            slowCallDuration: .milliseconds(15), slowCallRateThreshold: 0.5, openDuration: .milliseconds(500),
+            trialCalls: 5))
+
+    var breakerState: String? { breaker.state.description }
+
     /// The answers of every backend, each call retried and hedged, started on `loop`.
     func admitted(_ request: FanoutRequest, on loop: any EventLoop) -> Future<[Int]> {
         let hedging = Self.hedgingPolicy(budget: budget)
@@ -78,11 +91,11 @@ struct ResilientFanout: FanoutBehindLimit {
     }
 
     /// One call to backend `index`, as the backend receives it: every copy and every retry
-    /// comes through here. The circuit breaker (issue 56, item 1) will wrap this call, and only
-    /// this one, as `breaker.run { ... }`: refused at once while open, its outcome counted while
-    /// closed or half-open; then ``retryPolicy(budget:)`` must decline its refusal, and `/stats` gains the
-    /// breaker's state.
+    /// comes through the breaker, which refuses it at once while open (a refusal the retry
+    /// policy declines, and the request answers 503 as for the backend's own failure) and
+    /// counts its outcome while closed or half-open: failures, and calls given up on after
+    /// running slow (a hang's calls end only when the request's deadline ends them).
     func guardedCall(_ index: Int, key: Int, on loop: any EventLoop) -> Future<Int> {
-        PetalFanout.call(index, key: key, on: loop, backend: backend, for: Self.variant)
+        breaker.run { PetalFanout.call(index, key: key, on: loop, backend: backend, for: Self.variant) }
     }
 }

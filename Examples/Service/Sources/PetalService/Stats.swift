@@ -33,9 +33,11 @@ struct VariantStats: Codable, Sendable {
     /// The concurrency limit's maximum now (`limited` only, absent for the others: it moves
     /// with the load).
     var limit: Int?
+    /// The circuit breaker's state, `closed`, `open` or `half-open` (`resilient` only).
+    var breaker: String?
 
     enum CodingKeys: String, CodingKey {
-        case started, answered, cancelled, pending, completed, timedOut, shed, failed, late, hedges, limit
+        case started, answered, cancelled, pending, completed, timedOut, shed, failed, late, hedges, limit, breaker
         case p50Milliseconds = "p50_ms"
         case p99Milliseconds = "p99_ms"
         case windowCount = "window"
@@ -83,6 +85,7 @@ struct StatsReport: Codable, Sendable {
             var stats = backend.counters(of: variant).snapshot()
             stats.hedges = fanout.hedgesStarted
             stats.limit = fanout.currentLimit
+            stats.breaker = fanout.breakerState
             variants[variant.name] = stats
         }
         self.variants = variants
