@@ -40,7 +40,9 @@ struct CombinatorFirstResolvedTests {
         #expect(summarize(future.peek()) == "cancelled(E5)")
     }
 
-    @Test("subscribes every input, even after an already resolved one won: its failure is observed, and its other consumers can still stop it")
+    @Test(
+        "subscribes every input, even after an already resolved one won: its failure is observed, and its other consumers can still stop it"
+    )
     func answersForEveryInput() {
         let after = Promise<Int>()
         let stopped = Counter()

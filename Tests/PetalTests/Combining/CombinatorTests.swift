@@ -146,7 +146,9 @@ struct CombinatorFulfillingWhenTests {
         #expect(summarize(future.peek()) == "cancelled(E4)")
     }
 
-    @Test("subscribes every input, even after an already failed one decided: its failure is observed, and its other consumers can still stop it")
+    @Test(
+        "subscribes every input, even after an already failed one decided: its failure is observed, and its other consumers can still stop it"
+    )
     func answersForEveryInput() {
         let before = Promise<Int>()
         let after = Promise<Int>()
