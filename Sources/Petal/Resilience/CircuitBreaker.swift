@@ -196,15 +196,49 @@ public final class CircuitBreaker: @unchecked Sendable {
             finish(ticket, kind: outcome?.kind ?? .rejected, error: outcome?.error, since: start, refusal: refusal)
             return operation
         }
-        // A step receives the storage and the kind, and reads the error without observing it:
-        // the caller's future is the operation itself, and its failure is the caller's to see.
+        if ticket & 1 != 0 { return probe(operation, ticket: ticket, since: start) }
+        count(operation, ticket: ticket, since: start)
+        return operation
+    }
+
+    /// Counts `operation`'s outcome when it resolves. A step receives the storage and the kind,
+    /// and reads the error without observing it: the caller's future is the operation itself,
+    /// and its failure is the caller's to see.
+    @usableFromInline
+    func count<Value>(_ operation: Future<Value>, ticket: Ticket, since start: ContinuousClock.Instant) {
         operation.storage.subscribe(
             .step { [self] storage, kind in
                 let error: (any Error)? =
                     if kind == .rejected, case .rejected(let error) = storage.snapshot() { error } else { nil }
                 finish(ticket, kind: kind, error: error, since: start, refusal: nil)
             })
-        return operation
+    }
+
+    /// A trial call: the breaker's probe of the backend, which runs to its end whatever its
+    /// consumers do, within ``CircuitBreakerPolicy/slowCallDuration``.
+    ///
+    /// Why: a trial its consumer gives up on counts as nothing and gives its place back. In a
+    /// fan-out whose other calls the half-open breaker refuses, the request gives up at the
+    /// first refusal, and with it on every trial it started: each request takes the trials
+    /// and returns them unanswered, and the breaker never learns that the backend is back
+    /// (`Examples/Service` stayed half-open through every calm phase after an outage). So a
+    /// consumer's request stops at the future returned here (a promise with no handler ignores
+    /// it), and the trial is bounded instead: past the slow-call duration its call is asked to
+    /// stop, and, ended then, it is a slow trial, which reopens the breaker (a call that ignores
+    /// requests holds its place until it ends). The bound is the breaker's own, not the
+    /// request's deadline (a trial outlives the request that started it).
+    @usableFromInline
+    func probe<Value>(_ operation: Future<Value>, ticket: Ticket, since start: ContinuousClock.Instant) -> Future<Value>
+    {
+        count(operation, ticket: ticket, since: start)
+        // The bound: at the slow-call duration the timeout asks the call to stop, and the call,
+        // ended then, is a slow trial (see `finish`). Observed, so that its own timeout error
+        // is nobody's unobserved failure; held by the call and its timer until either ends.
+        Deadline.withoutValue { operation.timeout(after: bounded.slowCallDuration, clock: clock) }
+            .whenResolved { _ in }
+        let shield = Promise<Value>()
+        shield.resolve(from: operation)
+        return shield.future
     }
 
     // MARK: Outcomes

@@ -125,6 +125,38 @@ struct CircuitBreakerTests {
         #expect(breaker.state == .open)
     }
 
+    @Test("a trial runs to its end though its consumer gives up, and its answer closes the breaker")
+    func trialOutlivesItsConsumer() {
+        let clock = DeadlineClock.manual()
+        let breaker = halfOpenBreaker(named: "probe", trials: 1, clock: clock)
+        let stopped = Counter()
+        let call = Promise<Int>()
+        call.cancelWhenRequested { stopped.increment() }
+        let trial = (promise: call, future: breaker.run { call.future })
+        // A fan-out whose other call was refused gives up on the trial it started.
+        trial.future.requestCancellation()
+        #expect(stopped.value == 0)
+        #expect(refusal(breaker.call(.success)) != nil)  // the one place is still taken
+        trial.promise.fulfil(with: 1)
+        #expect(breaker.state == .closed)
+    }
+
+    @Test("a trial with no answer within the slow-call duration reopens the breaker, and its call is asked to stop")
+    func hungTrialReopens() {
+        let clock = DeadlineClock.manual()
+        let breaker = halfOpenBreaker(named: "hung probe", trials: 1, clock: clock)
+        let stopped = Counter()
+        // A call that can be asked to stop: its handler registered before its future is handed out.
+        let call = Promise<Int>()
+        call.cancelWhenRequested { stopped.increment() }
+        let trial = (promise: call, future: breaker.run { call.future })
+        #expect(breaker.state == .halfOpen)
+        clock.advance(by: .seconds(60))  // the policy's slow-call duration
+        #expect(stopped.value == 1)
+        trial.promise.cancel()  // the call stops, as asked
+        #expect(breaker.state == .open)
+    }
+
     @Test("a cancelled trial gives its place back to another call")
     func cancelledTrialGivesPlaceBack() {
         let clock = DeadlineClock.manual()
