@@ -228,8 +228,9 @@ public final class CircuitBreaker: @unchecked Sendable {
     /// requests holds its place until it ends). The bound is the breaker's own, not the
     /// request's deadline (a trial outlives the request that started it).
     @usableFromInline
-    func probe<Value>(_ operation: Future<Value>, ticket: Ticket, since start: ContinuousClock.Instant) -> Future<Value>
-    {
+    func probe<Value>(
+        _ operation: Future<Value>, ticket: Ticket, since start: ContinuousClock.Instant
+    ) -> Future<Value> {
         count(operation, ticket: ticket, since: start)
         // The bound: at the slow-call duration the timeout asks the call to stop, and the call,
         // ended then, is a slow trial (see `finish`). Observed, so that its own timeout error
