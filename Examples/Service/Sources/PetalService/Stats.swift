@@ -19,7 +19,8 @@ struct VariantStats: Codable, Sendable {
     var shed: Int
     /// Requests answered 503 because a backend call failed (an outage, `--faults`).
     var failed: Int
-    /// Requests answered 200 after their deadline (counted in `completed` too).
+    /// Requests answered 200 after their deadline (counted in `completed` too): 0 for a variant
+    /// whose deadline counts from arrival, which answers 504 instead.
     var late: Int
     /// Extra copies of backend calls sent (hedges).
     var hedges: Int
