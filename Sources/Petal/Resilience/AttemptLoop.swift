@@ -79,7 +79,8 @@ protocol AttemptLoop<Value>: AnyObject, Sendable {
 extension AttemptLoop {
     /// Begins a call of `policy` on `context`: refused at once if the request's deadline has
     /// passed (before the budget counts the call: no call was made), else reported, deposited
-    /// in the budget, and its first attempt run.
+    /// in the budget (unless it begins inside an attempt of a loop on the same budget: see
+    /// `RetryBudget+Nesting`), and its first attempt run.
     @inline(__always)
     static func begin(
         _ policy: Policy, on context: Context, clock: DeadlineClock,
@@ -88,7 +89,8 @@ extension AttemptLoop {
         let deadline = Deadline.inUse ? Deadline.held(on: clock) : nil
         if let deadline, deadline.hasPassed { return .refused(by: deadline.exceededError) }
         policy.reportAdjustments()
-        policy.budget?.deposit()
+        // Nested in an attempt of a loop on the same budget: that loop paid for this call.
+        if let budget = policy.budget, !budget.isRunningAttempt { budget.deposit() }
         let result = FutureStorage<Value>.makePending()
         // Checked here: passing `body` through the generic `carrying` would cost two
         // reabstraction thunks (128 bytes) even with no carrier.

@@ -92,6 +92,10 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
     private let result: FutureStorage<Value>
     private let copies: Int
     private let delay: Duration
+    /// The policy's adaptive delay, which this call's latency is recorded into, and when the
+    /// call began (both `nil` for a fixed delay).
+    private let latencies: LatencyPercentile?
+    private let beganAt: ContinuousClock.Instant?
     private let budget: RetryBudget?
     private let isRetryable: @Sendable (any Error) -> Bool
     let context: Context
@@ -147,7 +151,15 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
     ) {
         self.result = result
         copies = policy.boundedCopies
-        delay = policy.boundedDelay
+        if let adaptive = policy.adaptiveDelay {
+            latencies = adaptive
+            delay = adaptive.delay
+            beganAt = clock.now
+        } else {
+            latencies = nil
+            delay = policy.boundedDelay
+            beganAt = nil
+        }
         budget = policy.budget
         isRetryable = policy.isRetryable
         self.context = context
@@ -180,7 +192,7 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
         guard begins else { return notStarted(number) }
         let copy: Future<Value>
         do {
-            copy = try body()
+            if let budget { copy = try budget.runningAttempt(body) } else { copy = try body() }
         } catch {
             guard finishStarting(nil) else { return }
             return copyFailed(error)
@@ -347,12 +359,24 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
         }
         guard let deferred else { return }
         if let timer { _ = clock.scheduler.cancel(timer) }
+        if let latencies, let beganAt { record(kind, since: beganAt, into: latencies) }
         // Votes on copies that resolved already (the winner among them) change nothing.
         if let first { unsafeDowncast(first, to: FutureStorage<Value>.self).receiveVote() }
         if let later {
             for copy in later { copy.receiveVote() }
         }
         if deferred { leave() } else { resolve(kind, copying: source, error: error) }
+    }
+
+    /// Counts this call's latency into the adaptive delay: its time when a fulfilment decided it
+    /// (exact if the first copy won; if a later copy did, the first copy's latency is known only
+    /// to be at least this), or when it ended otherwise after waiting at least the delay (a
+    /// latency at least this long: the first copy was still pending). A call that failed or was
+    /// stopped sooner tells nothing about how long its copy would have taken.
+    private func record(_ kind: OutcomeKind, since beganAt: ContinuousClock.Instant, into latencies: LatencyPercentile)
+    {
+        let elapsed = beganAt.duration(to: clock.now)
+        if kind == .fulfilled || elapsed >= delay { latencies.record(elapsed) }
     }
 
     /// Resolves the result: once, by the thread that ended the call or the last body to return

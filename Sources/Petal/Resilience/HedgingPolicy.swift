@@ -17,9 +17,13 @@ public struct HedgingPolicy: Sendable {
     /// How many copies at most, the first included. Below 1: one copy and no hedge; above
     /// ``maximumCopies``: that many. Both are reported when hedging starts.
     public var copies: Int
-    /// How long each copy has before the next starts. Negative: no wait (every copy at once);
-    /// longer than ``DeadlineClock/longestWait``: that. Both are reported when hedging starts.
+    /// How long each copy has before the next starts, unless ``adaptiveDelay`` is set. Negative:
+    /// no wait (every copy at once); longer than ``DeadlineClock/longestWait``: that. Both are
+    /// reported when hedging starts.
     public var delay: Duration
+    /// A delay that follows the latency: when set, each hedged call waits ``LatencyPercentile/delay``
+    /// as it is when the call begins (in place of ``delay``), and records its own latency there.
+    public var adaptiveDelay: LatencyPercentile?
     /// Bounds the extra copies of every call that shares it, together with the retries of every
     /// ``RetryPolicy`` that shares it; `nil` for no bound beyond ``copies``.
     public var budget: RetryBudget?
@@ -49,6 +53,26 @@ public struct HedgingPolicy: Sendable {
         self.isRetryable = isRetryable
     }
 
+    /// A policy of up to `copies` copies, each started when the one before has waited the
+    /// delay `latencies` reads now (a percentile of the latencies it observes; see
+    /// ``LatencyPercentile``), unless a copy was fulfilled; within `budget`, the next starting
+    /// at once after the rejections `isRetryable` accepts.
+    ///
+    /// ```swift
+    /// let latencies = LatencyPercentile(0.95, floor: .milliseconds(1), ceiling: .milliseconds(15))
+    /// let policy = HedgingPolicy(copies: 2, delay: latencies, budget: budget)
+    /// ```
+    ///
+    /// Share `latencies` between the calls to one backend, as a budget is shared: a percentile
+    /// needs many calls, and each call adds its own.
+    public init(
+        copies: Int, delay latencies: LatencyPercentile, budget: RetryBudget? = nil,
+        hedgingWhen isRetryable: @escaping @Sendable (any Error) -> Bool = { _ in true }
+    ) {
+        self.init(copies: copies, delay: latencies.ceiling, budget: budget, hedgingWhen: isRetryable)
+        adaptiveDelay = latencies
+    }
+
     /// ``copies`` brought into `1...maximumCopies`.
     var boundedCopies: Int {
         Swift.min(Swift.max(copies, 1), Self.maximumCopies)
@@ -71,6 +95,6 @@ public struct HedgingPolicy: Sendable {
                 .named(.adjustedArgument, "HedgingPolicy.copies"),
                 details: ["given": "\(copies)", "used": "\(Self.maximumCopies) (HedgingPolicy.maximumCopies)"])
         }
-        Self.reportAdjustment(of: delay, as: "HedgingPolicy.delay")
+        if adaptiveDelay == nil { Self.reportAdjustment(of: delay, as: "HedgingPolicy.delay") }
     }
 }

@@ -23,7 +23,9 @@ import CPetal
 /// extra copy) spends one, and gives it back if it never starts (its call was decided or stopped
 /// while it waited for its turn), so that the budget counts and bounds the extra calls sent. A
 /// refused retry gives up with the last attempt's error; a refused copy is not sent, and the call
-/// waits for the copies it has. The bucket starts full.
+/// waits for the copies it has. The bucket starts full. Loops nested on one budget (a
+/// `retrying` whose attempts are `hedging` calls, or the reverse) deposit once per call: the
+/// inner loop's first call is the outer loop's attempt, already paid for.
 ///
 /// Lock-free: a deposit into a full bucket is one atomic load, a deposit or a spend one
 /// compare-and-swap (and a spend one more to count it). Tokens are counted in thousandths, as

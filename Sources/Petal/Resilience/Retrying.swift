@@ -158,7 +158,7 @@ final class RetryLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
         guard begins else { return notStarted(number) }
         let attempt: Future<Value>
         do {
-            attempt = try body()
+            if let budget = policy.budget { attempt = try budget.runningAttempt(body) } else { attempt = try body() }
         } catch {
             withLock { starter = nil }
             result.fail(.rejected, error: error)

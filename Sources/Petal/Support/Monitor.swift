@@ -49,6 +49,9 @@ final class Monitor: @unchecked Sendable {
 
     func unlock() { pthread_mutex_unlock(mutex) }
 
+    /// Takes the mutex if no thread holds it; returns whether it did (then `unlock()` it).
+    func tryLock() -> Bool { pthread_mutex_trylock(mutex) == 0 }
+
     func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }

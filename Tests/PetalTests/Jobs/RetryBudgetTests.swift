@@ -213,4 +213,35 @@ struct RetryBudgetTests {
         tiny.deposit()
         RetryBudget(share: RetryBudget.maximumShare, burst: RetryBudget.maximumBurst).deposit()
     }
+
+    @Test(
+        "loops nested on one budget deposit once per call, in either order; a loop on another budget deposits its own")
+    func nestedLoopsDepositOnce() {
+        let clock = DeadlineClock.manual()
+        for retryOutside in [true, false] {
+            let budget = RetryBudget(share: 0.5, burst: 1)
+            #expect(budget.withdraw())  // empties the bucket
+            let hedge = HedgingPolicy(copies: 2, delay: .milliseconds(5), budget: budget)
+            let retry = RetryPolicy(attempts: 2, budget: budget)
+            let nested: Future<Int> =
+                retryOutside
+                ? Future.retrying(retry, clock: clock) { Future.hedging(hedge, clock: clock) { .fulfilled(with: 1) } }
+                : Future.hedging(hedge, clock: clock) { Future.retrying(retry, clock: clock) { .fulfilled(with: 1) } }
+            #expect(describe(nested.peek()) == "fulfilled(1)")
+            // One call, one share: half a token, not a whole one.
+            #expect(!budget.withdraw(), "retry outside: \(retryOutside)")
+            // The mark is gone: the next call on this thread deposits its own half.
+            _ = Future.hedging(hedge, clock: clock) { Future<Int>.fulfilled(with: 2) }
+            #expect(budget.withdraw(), "retry outside: \(retryOutside)")
+            // An inner loop on another budget is not paid for by the outer one.
+            let other = RetryBudget(share: 1, burst: 1)
+            #expect(other.withdraw())
+            _ = Future.retrying(retry, clock: clock) {
+                Future.hedging(HedgingPolicy(copies: 2, delay: .milliseconds(5), budget: other), clock: clock) {
+                    Future<Int>.fulfilled(with: 3)
+                }
+            }
+            #expect(other.withdraw())
+        }
+    }
 }

@@ -11,3 +11,16 @@ func hedgedFanOut(to backends: [Backend], key: Int) -> Future<[Int]> {
     // snippet end
     return all
 }
+
+/// The guide's hedged fan-out whose delay follows the backend's latency.
+func adaptiveHedgedFanOut(to backends: [Backend], key: Int) -> Future<[Int]> {
+    // snippet: adaptive-hedging
+    // Made once per backend and shared, as the budget is: each call adds its latency.
+    let latencies = LatencyPercentile(0.95, floor: .milliseconds(1), ceiling: .milliseconds(15))
+    let budget = RetryBudget(share: 0.05, burst: 64)
+    let policy = HedgingPolicy(copies: 3, delay: latencies, budget: budget)
+
+    let calls = backends.map { backend in Future.hedging(policy) { backend.call(key) } }
+    // snippet end
+    return Future.fulfillingWhen(calls).timeout(after: .milliseconds(20))
+}

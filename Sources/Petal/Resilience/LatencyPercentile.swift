@@ -1,0 +1,162 @@
+import CPetal
+
+/// A hedge delay that follows the latency: a percentile of the latencies the hedged calls of a
+/// ``HedgingPolicy`` observe, over a recent window, within a floor and a ceiling.
+///
+/// ```swift
+/// // Hedge at the 95th percentile of the last 2 seconds' calls, never sooner than 1 ms after
+/// // the call began nor later than 15 ms.
+/// let latencies = LatencyPercentile(0.95, floor: .milliseconds(1), ceiling: .milliseconds(15))
+/// let policy = HedgingPolicy(copies: 2, delay: latencies, budget: budget)
+/// let value = Future.hedging(policy) { backend.fetch(key) }
+/// ```
+///
+/// Why: a fixed delay is right only while the backend's latency stays where it was measured.
+/// When the backend slows down past it, every call outlives the delay and sends its copy: the
+/// budget then refuses most copies, and the few it lets through go to ordinary slow calls, not to
+/// the lost ones a hedge exists for. A delay at a percentile of what the calls take now sends
+/// about that share of copies (5% at the 95th), to the calls slower than the rest, whatever the
+/// latency, as Finagle's backup requests do.
+///
+/// What is counted: each hedged call that shares this records, when it is decided by a
+/// fulfilment, how long it took from its start. A copy that wins may be faster than the first
+/// copy it replaced, whose own latency is then known only to be longer; so a call that a copy
+/// decided, or that was cancelled or rejected after waiting at least the delay, records its
+/// time too, as a latency at least that long. Calls that fail or are cancelled sooner record
+/// nothing: a backend that fails fast must not pull the delay down.
+///
+/// The window: samples older than `window` are forgotten, in halves (the counts are kept in two
+/// generations that take turns every half window), so the percentile covers between a half and
+/// a whole window of calls; until `minimumSamples` are counted, the delay is the ceiling.
+/// The counts are log-linear, 16 buckets an octave: a percentile is read within 6.25% above it.
+///
+/// Cost: recording is two atomic adds and a clock read (which the hedged call makes anyway);
+/// every 32nd sample, the thread that records it reads the percentile again (a pass over the
+/// buckets, a few hundred loads) under a lock that no other thread waits for: a thread that finds
+/// it taken skips. Reading the delay is one atomic load. Shared by any number of policies and
+/// threads.
+public final class LatencyPercentile: @unchecked Sendable {
+    // @unchecked: `histogram` and `delayWord` are C atomics; `turnedAt` is only touched under
+    // `refreshing`; everything else is immutable.
+
+    /// The percentile, as a fraction of the calls (0.95: the 95th percentile), in
+    /// `0.5...0.999`: a value below is read as 0.5 (a hedge at the median already doubles half
+    /// the calls), above (or not a number) as 0.999; both are reported when this is made.
+    public let percentile: Double
+    /// The shortest delay: a percentile below it is read as it. Negative: zero.
+    public let floor: Duration
+    /// The longest delay, and the delay until enough calls are counted: a percentile above it is
+    /// read as it. Below `floor`: `floor`; above ``DeadlineClock/longestWait``: that.
+    public let ceiling: Duration
+    /// How long a latency counts: samples are forgotten in halves of it. Below 10 ms: 10 ms.
+    public let window: Duration
+    /// The samples needed before the percentile is used. Below 1: 1.
+    public let minimumSamples: Int
+    /// The clock that keeps the window (by default real time; a manual clock in tests).
+    public let clock: DeadlineClock
+
+    private let histogram: LatencyHistogram
+    /// The delay now, in nanoseconds.
+    private let delayWord: UnsafeMutablePointer<petal_atomic_word>
+    /// Taken by the thread that reads the percentile again; never waited for.
+    private let refreshing = Monitor()
+    /// When the generations last took turns.
+    private var turnedAt: ContinuousClock.Instant
+
+    /// Samples between two readings of the percentile.
+    private static let refreshEvery = 32
+
+    /// A delay at `percentile` (a fraction: 0.95 for the 95th) of the latencies of the last
+    /// `window`, kept by `clock`, within `floor` and `ceiling`; the ceiling until
+    /// `minimumSamples` latencies are counted.
+    ///
+    /// Any value is accepted, as one read from configuration may hold anything: each property
+    /// says what a value out of its range means, and each such value is reported once, here, as
+    /// an ``PetalDiagnostic/Kind/adjustedArgument``.
+    public init(
+        _ percentile: Double, floor: Duration, ceiling: Duration, window: Duration = .seconds(2),
+        minimumSamples: Int = 100, clock: DeadlineClock = .continuous
+    ) {
+        let boundedPercentile = percentile >= 0.5 ? Swift.min(percentile, 0.999) : (percentile.isNaN ? 0.999 : 0.5)
+        let boundedFloor = Swift.max(floor, .zero)
+        let boundedCeiling = Swift.min(Swift.max(ceiling, boundedFloor), DeadlineClock.longestWait)
+        let boundedWindow = Swift.max(window, .milliseconds(10))
+        let boundedMinimum = Swift.max(minimumSamples, 1)
+        self.percentile = boundedPercentile
+        self.floor = Swift.min(boundedFloor, boundedCeiling)
+        self.ceiling = boundedCeiling
+        self.window = boundedWindow
+        self.minimumSamples = boundedMinimum
+        self.clock = clock
+        histogram = LatencyHistogram(largest: Self.microseconds(boundedCeiling))
+        delayWord = .allocate(capacity: 1)
+        delayWord.initialize(to: petal_atomic_word(value: petal_word(Self.nanoseconds(boundedCeiling))))
+        turnedAt = clock.now
+        func report(_ name: StaticString, _ given: some CustomStringConvertible, _ used: some CustomStringConvertible) {
+            PetalDiagnostics.report(.named(.adjustedArgument, name), details: ["given": "\(given)", "used": "\(used)"])
+        }
+        // NaN is never equal to itself: compared by bits, so that a NaN given is reported.
+        if boundedPercentile.bitPattern != percentile.bitPattern {
+            report("LatencyPercentile.percentile", percentile, boundedPercentile)
+        }
+        if boundedFloor != floor { report("LatencyPercentile.floor", floor, boundedFloor) }
+        if boundedCeiling != ceiling { report("LatencyPercentile.ceiling", ceiling, boundedCeiling) }
+        if boundedWindow != window { report("LatencyPercentile.window", window, boundedWindow) }
+        if boundedMinimum != minimumSamples {
+            report("LatencyPercentile.minimumSamples", minimumSamples, boundedMinimum)
+        }
+    }
+
+    deinit {
+        delayWord.deallocate()
+    }
+
+    /// The delay now: the percentile of the window's latencies within `floor...ceiling`, or the
+    /// ceiling until `minimumSamples` are counted.
+    public var delay: Duration {
+        // ACQUIRE, though nothing else is read with it: the delay is a value, not a handover.
+        .nanoseconds(Int64(petal_atomic_word_load(delayWord)))
+    }
+
+    /// The latencies counted in the window now.
+    public var samples: Int { histogram.samples }
+
+    /// Counts one call's latency; every 32nd sample reads the percentile again (see the type's
+    /// cost note). A negative latency counts as zero.
+    public func record(_ latency: Duration) {
+        let count = histogram.record(microseconds: Self.microseconds(latency))
+        if count % Self.refreshEvery == 0 { refresh() }
+    }
+
+    /// Reads the percentile again, now, and turns the generations if half a window has passed:
+    /// what recording does every 32nd sample. Returns the delay.
+    @discardableResult
+    public func refresh() -> Duration {
+        guard refreshing.tryLock() else { return delay }
+        defer { refreshing.unlock() }
+        let now = clock.now
+        let sinceTurn = turnedAt.duration(to: now)
+        if sinceTurn >= window / 2 {
+            histogram.turn(both: sinceTurn >= window)
+            turnedAt = now
+        }
+        var nanoseconds = Self.nanoseconds(ceiling)
+        if histogram.samples >= minimumSamples, let value = histogram.value(atFraction: percentile) {
+            let read = Int64(clamping: value) * 1000
+            nanoseconds = Swift.min(Swift.max(read, Self.nanoseconds(floor)), nanoseconds)
+        }
+        var seen = petal_atomic_word_load(delayWord)
+        // FULL (exchange): any thread's next hedged call reads the new delay.
+        while petal_atomic_word_exchange(delayWord, &seen, petal_word(nanoseconds)) == 0 {}
+        return .nanoseconds(nanoseconds)
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+
+    private static func microseconds(_ duration: Duration) -> UInt {
+        UInt(Swift.max(nanoseconds(duration), 0) / 1000)
+    }
+}
