@@ -43,10 +43,10 @@ BEGIN = "<!-- service-faults:begin -->"
 END = "<!-- service-faults:end -->"
 VARIANTS = ["resilient", "hedged", "petal"]
 COLORS = {"resilient": "#00897b", "hedged": "#f57c00", "petal": "#c2185b"}
-FAULT_COLORS = {"outage": "#e57373", "hang": "#9575cd", "slow": "#ffd54f"}
+FAULT_COLORS = {"outage": "#e57373", "hang": "#9575cd", "slow": "#ffd54f", "shift": "#81c784"}
 STATUSES = [("200", "completed"), ("504", "timedOut"), ("503", "shed+failed")]
 PETAL_CLEAN = ("abandonedPromiseCount", "unobservedFailureCount", "repeatedResolutionCount", "pendingTimeoutCount")
-ENTRY = re.compile(r"^(outage|hang|slow)@(\d+(?:\.\d+)?)s\+(\d+(?:\.\d+)?)s$")
+ENTRY = re.compile(r"^(outage|hang|slow|shift)@(\d+(?:\.\d+)?)s\+(\d+(?:\.\d+)?)s$")
 
 
 def faults_of(schedule):
@@ -147,6 +147,7 @@ def windows(samples):
                 "503": (delta["shed"] + delta["failed"]) / seconds,
                 "p99_ms": after["stats"].get("p99_ms"),
                 "breaker": after["stats"].get("breaker"),
+                "breaker_before": before["stats"].get("breaker"),
             })
     return result
 
@@ -173,6 +174,84 @@ def phase_table(windows_, phases):
                                if any(w["breaker"] for w in mine) else None),
             })
     return table
+
+
+# The fan-out of every request in the fault runs, to count first calls from answers.
+FANOUT = 32
+# Seconds after a latency shift begins before its windows count as settled.
+SETTLE_S = 2.0
+# A window with at most this share of failed answers (504 and 503) counts as recovered.
+RECOVERED_SHARE = 0.02
+
+
+def fault_targets(windows_, phases):
+    """Per fault and variant, the figures issue 56's targets name (each the median over rounds,
+    or over the phase's windows where said): backend calls against hedged's and against the
+    variant's own first calm; the p99 of the windows that began and ended with the breaker open;
+    the seconds from the fault's end until the variant recovered (the first window after it from
+    which four in a row failed at most 2% of their answers); and, once the fault is 2 s old, the
+    504 share and the extra calls per first call (N calls for every request answered 200 or 504)."""
+    def loaded(w):
+        return w["200"] + w["504"] + w["503"] > 0
+
+    def phase_median(variant, index, key, settled=False):
+        start = phases[index][1]
+        mine = [key(w) if callable(key) else w[key] for w in windows_
+                if w["phase"] == index and w["variant"] == variant and loaded(w)
+                and (not settled or w["end_s"] - 0.25 >= start + SETTLE_S)]
+        mine = [value for value in mine if value is not None]
+        return median(mine) if mine else None
+
+    calm = next((index for index, (kind, _, _) in enumerate(phases) if kind == "calm"), None)
+    rows = []
+    for index, (kind, start, end) in enumerate(phases):
+        if kind == "calm":
+            continue
+        hedged_calls = phase_median("hedged", index, "calls")
+        for variant in VARIANTS:
+            calls = phase_median(variant, index, "calls")
+            if calls is None:
+                continue
+            calm_calls = phase_median(variant, calm, "calls") if calm is not None else None
+            open_p99 = [w["p99_ms"] for w in windows_ if w["phase"] == index and w["variant"] == variant
+                        and w["breaker"] == "open" and w["breaker_before"] == "open" and w["p99_ms"] is not None]
+            recoveries = []
+            for round_ in sorted({w["round"] for w in windows_}):
+                after = sorted((w for w in windows_ if w["round"] == round_ and w["variant"] == variant
+                                and w["end_s"] > end and loaded(w)), key=lambda w: w["end_s"])
+                good = [(w["504"] + w["503"]) <= RECOVERED_SHARE * (w["200"] + w["504"] + w["503"]) for w in after]
+                first = next((i for i in range(len(after) - 3) if all(good[i:i + 4])), None)
+                if first is not None:
+                    recoveries.append(after[first]["end_s"] - end)
+            share504 = phase_median(variant, index, lambda w: w["504"] / (w["200"] + w["504"] + w["503"]), True)
+            extra = phase_median(
+                variant, index,
+                lambda w: w["calls"] / (FANOUT * (w["200"] + w["504"])) - 1 if w["200"] + w["504"] else None, True)
+            rows.append({
+                "phase": index, "fault": kind, "variant": variant,
+                "calls_vs_hedged": calls / hedged_calls if hedged_calls else None,
+                "calls_vs_calm": calls / calm_calls if calm_calls else None,
+                "open_p99_ms": median(open_p99) if open_p99 else None,
+                "open_p99_max_ms": max(open_p99) if open_p99 else None,
+                "open_windows": len(open_p99),
+                "recovery_s": median(recoveries) if recoveries else None,
+                "settled_504": share504, "settled_extra_calls": extra,
+            })
+    return rows
+
+
+def targets_markdown(rows):
+    lines = ["| fault | variant | calls vs hedged | calls vs own calm | p99 while open, ms (median, max) "
+             "| recovered after, s | 504 once settled | extra calls once settled |",
+             "|---|---|---:|---:|---:|---:|---:|---:|"]
+    for row in rows:
+        open_p99 = (f"{row['open_p99_ms']:.2f}, {row['open_p99_max_ms']:.2f} ({row['open_windows']} windows)"
+                    if row["open_p99_ms"] is not None else "–")
+        lines.append(
+            f"| {row['phase'] + 1}. {row['fault']} | {row['variant']} | {fmt(row['calls_vs_hedged'], '{:.1%}')} "
+            f"| {fmt(row['calls_vs_calm'], '{:.2f}x')} | {open_p99} | {fmt(row['recovery_s'], '{:.2f}')} "
+            f"| {fmt(row['settled_504'], '{:.1%}')} | {fmt(row['settled_extra_calls'], '{:+.1%}')} |")
+    return "\n".join(lines) + "\n"
 
 
 def markdown(table):
@@ -234,6 +313,7 @@ def summarize(args):
     phases = phases_of(args.schedule, args.length)
     windows_ = windows(samples)
     table = phase_table(windows_, phases)
+    targets = fault_targets(windows_, phases)
     os.makedirs(args.out_dir, exist_ok=True)
     for stale in (args.image, os.path.splitext(args.image)[0] + ".svg"):
         if os.path.exists(os.path.join(args.out_dir, stale)):
@@ -250,11 +330,17 @@ def summarize(args):
         "(200, 504, and 503 for a backend's failure).",
         "",
         body,
+        "Against issue 56's targets, per fault (the medians over rounds; \"once settled\": the "
+        f"windows from {SETTLE_S:g} s into the fault; \"recovered after\": from the fault's end to the "
+        f"first of four windows in a row with at most {RECOVERED_SHARE:.0%} of answers 504 or 503):",
+        "",
+        targets_markdown(targets),
     ] + ([f"![Backend calls, answers and p99 through the faults](Results/{image})"] if image else []))
     publish(args.out_dir, "faults", {"meta": meta, "schedule": args.schedule, "phases": phases, "table": table,
-                                     "checks": checks, "windows": windows_}, section, args.readme, (BEGIN, END))
+                                     "targets": targets, "checks": checks, "windows": windows_}, section, args.readme, (BEGIN, END))
     print()
     print(body)
+    print(targets_markdown(targets))
     print(f"results in {args.out_dir} (faults.json, faults.md{', ' + image if image else ''})")
     problems = [f"round {c['round']} {c['variant']}: {p}" for c in checks for p in c["problems"]]
     missing = [v for v in VARIANTS if not any(row["variant"] == v for row in table)]

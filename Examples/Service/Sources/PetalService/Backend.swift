@@ -10,7 +10,8 @@ import NIOPosix
 ///
 /// With a fault schedule (`--faults`), each call asks it which fault is injected as the call
 /// starts: in an `outage` it fails at once (from the loop, never before `call` returns), in a
-/// `hang` it never answers, and when `slow` it answers after 5 to 15 ms.
+/// `hang` it never answers, when `slow` it answers after 5 to 15 ms, and in a `shift`
+/// after 2 to 8 ms.
 final class Backend: Sendable {
     /// The odds that a call never answers: one in this many.
     static let hangOneIn: UInt64 = 50
@@ -18,6 +19,8 @@ final class Backend: Sendable {
     static let delayMicroseconds: ClosedRange<UInt64> = 1_000...5_000
     /// The same, while a `slow` fault lasts.
     static let slowDelayMicroseconds: ClosedRange<UInt64> = 5_000...15_000
+    /// The same, while a `shift` fault lasts.
+    static let shiftDelayMicroseconds: ClosedRange<UInt64> = 2_000...8_000
 
     /// The faults injected, counted from the server's start (``FaultSchedule/begin()``).
     let faults: FaultSchedule
@@ -63,7 +66,12 @@ final class Backend: Sendable {
         let draw = random.next()
         // A hanging call arms no timer: its handler waits in `call` until someone cancels it.
         guard draw % Self.hangOneIn != 0, fault != .hang else { return call }
-        let delays = fault == .slow ? Self.slowDelayMicroseconds : Self.delayMicroseconds
+        let delays =
+            switch fault {
+            case .slow: Self.slowDelayMicroseconds
+            case .shift: Self.shiftDelayMicroseconds
+            default: Self.delayMicroseconds
+            }
         let span = delays.upperBound - delays.lowerBound + 1
         let delay = delays.lowerBound + (draw / Self.hangOneIn) % span
         let value = key * index

@@ -70,6 +70,8 @@ enum FaultScheduleSelfCheck {
         // The command line takes --faults once, in either form.
         expect((try? Options(["--faults=hang@2s+3s"]))?.faults.phases.count == 3, "--faults=hang@2s+3s")
         expect((try? Options(["--faults", "slow@0s+1s"]))?.faults.phases.first?.kind == .slow, "--faults slow@0s+1s")
+        expect(
+            (try? Options(["--faults", "shift@0s+1s"]))?.faults.phases.first?.kind == .shift, "--faults shift@0s+1s")
         expect((try? Options([]))?.faults.isEmpty == true, "no --faults: faults")
         expect((try? Options(["--faults", "hang@1s+1s", "--faults", "slow@5s+1s"])) == nil, "--faults twice accepted")
         expect((try? Options(["--faults"])) == nil, "--faults without a value accepted")

@@ -9,8 +9,13 @@ enum FaultKind: String, CaseIterable, Sendable {
     /// No call answers; each holds its handler until it is cancelled: a backend that accepts
     /// and never replies.
     case hang
-    /// Calls answer in 5 to 15 ms instead of 1 to 5: a backend whose latency shifted.
+    /// Calls answer in 5 to 15 ms instead of 1 to 5: a backend whose latency shifted past what
+    /// a request's 20 ms deadline leaves room to hedge (a copy sent after the slowest ordinary
+    /// answer, 15 ms, cannot answer in time).
     case slow
+    /// Calls answer in 2 to 8 ms instead of 1 to 5: a latency shift the deadline leaves room to
+    /// hedge, past the fixed 5 ms delay of `hedged` (half the calls outlive it).
+    case shift
 }
 
 /// The faults a server injects into its backends, `--faults KIND@STARTs+LENGTHs[,...]`, and the
@@ -61,7 +66,8 @@ final class FaultSchedule: Sendable {
         isEmpty = faults.isEmpty
     }
 
-    /// Reads `text`, `KIND@STARTs+LENGTHs[,...]`: KIND `outage`, `hang` or `slow`; START and
+    /// Reads `text`, `KIND@STARTs+LENGTHs[,...]`: KIND `outage`, `hang`, `slow` or
+    /// `shift`; START and
     /// LENGTH in seconds, digits with an optional fraction (`1`, `2.5`), followed by `s`; START
     /// from 0 and LENGTH above 0, both up to a day. The faults may be given in any order but
     /// may not overlap (one may start where another ends).

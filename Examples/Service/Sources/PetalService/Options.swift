@@ -53,8 +53,9 @@ struct Options: Sendable {
           --faults KIND@STARTs+LENGTHs[,...]
                         faults injected into every backend call, counted from the server's
                         start: outage (calls fail at once), hang (no call answers until
-                        cancelled) or slow (calls answer in 5-15 ms instead of 1-5), e.g.
-                        outage@5s+5s,hang@15s+5s,slow@25s+10s; not overlapping (default none)
+                        cancelled), slow (calls answer in 5-15 ms instead of 1-5) or shift
+                        (in 2-8 ms), e.g. outage@5s+5s,hang@15s+5s,slow@25s+10s,shift@40s+10s;
+                        not overlapping (default none)
           --self-check  check the fault schedule's parser and phase lookup, then exit (0: passed)
         """
 
