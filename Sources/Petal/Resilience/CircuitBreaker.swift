@@ -332,8 +332,12 @@ public final class CircuitBreaker: @unchecked Sendable {
         }
         let now = self.now
         let nowTick = tick(at: now, roundingUp: false)
-        // At most 24 days and a millisecond: it fits.
-        let openTicks = UInt32(bounded.openDuration.components.seconds * 1_000 + 1)
+        // The whole open duration in milliseconds, rounded up, and one more (at most 24 days
+        // and a millisecond: it fits). Not only its seconds: a retry tick set more than this
+        // ahead reads as wrapped, and so as due at once (an open duration under a second let
+        // every call try again).
+        let (seconds, attoseconds) = bounded.openDuration.components
+        let openTicks = UInt32(seconds * 1_000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000 + 1)
         while let next = BreakerWord.admitting(
             seen, nowTick: nowTick, openTicks: openTicks, trialCalls: bounded.trialCalls)
         {

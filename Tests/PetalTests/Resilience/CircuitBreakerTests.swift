@@ -52,6 +52,29 @@ struct CircuitBreakerTests {
         #expect(breaker.state == .open)
     }
 
+    @Test("an open duration with a fraction of a second is kept whole, not only its seconds")
+    func fractionalOpenDuration() {
+        for duration in [Duration.milliseconds(500), .milliseconds(999), .milliseconds(2_250), .milliseconds(1)] {
+            let clock = DeadlineClock.manual()
+            let policy = CircuitBreakerPolicy(
+                window: .calls(10), minimumCalls: 1, openDuration: duration, trialCalls: 1)
+            let breaker = CircuitBreaker(name: "fraction", policy: policy, clock: clock)
+            breaker.call(.failure)
+            #expect(breaker.state == .open, "\(duration)")
+            // Up to the millisecond before it (the breaker keeps time in milliseconds), every call
+            // is refused.
+            let runs = Counter()
+            clock.advance(by: duration - .milliseconds(1))
+            #expect(refusal(breaker.call(.success, runs: runs))?.state == .open, "\(duration)")
+            #expect(runs.value == 0, "\(duration)")
+            // Once it is over, the next call is the trial (and, as it succeeds, closes it).
+            clock.advance(by: .milliseconds(1))
+            breaker.call(.success, runs: runs)
+            #expect(runs.value == 1, "\(duration)")
+            #expect(breaker.state == .closed, "\(duration)")
+        }
+    }
+
     @Test("half-open after the open duration admits exactly trialCalls calls")
     func halfOpenAdmitsTrials() {
         let clock = DeadlineClock.manual()
