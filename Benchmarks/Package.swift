@@ -16,6 +16,7 @@ let package = Package(
         .package(path: petalRoot.path, traits: ["NIO", "Prototypes"]),
         .package(url: "https://github.com/ordo-one/package-benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         // The raw C core's callbacks, and counters every contender's callbacks share.
@@ -55,6 +56,7 @@ let package = Package(
                 .product(name: "PetalPrototypes", package: petalRoot.lastPathComponent.lowercased()),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]),
         // The hot drain with its two threads pinned to different cores, on the clock. Apart from
         // PetalProbe so that the probe's loops, which callgrind counts, compile as before.

@@ -16,6 +16,15 @@ enum TailRequest {
     private static let clock = DeadlineClock.manual()
     private static let policy = HedgingPolicy(copies: 3, delay: .milliseconds(5), budget: RetryBudget(share: 0.05))
     private static let limit = ConcurrencyLimit(maximum: 64, queue: 16)
+    /// Issue 56's shapes: a delay that follows the latency (its window on real time, read every
+    /// 32nd call), a closed breaker on real time (its window's buckets are time slices), and the
+    /// example service's resilient call, retrying around hedging around the breaker, one budget.
+    private static let latencies = LatencyPercentile(0.95, floor: .milliseconds(1), ceiling: .milliseconds(15))
+    private static let budget = RetryBudget(share: 0.05, burst: 64)
+    private static let adaptivePolicy = HedgingPolicy(copies: 3, delay: latencies, budget: budget)
+    private static let retryPolicy = RetryPolicy(attempts: 3, initialDelay: .milliseconds(1), budget: budget)
+    private static let breaker = CircuitBreaker(
+        name: "probe", policy: CircuitBreakerPolicy(window: .time(.seconds(1), buckets: 10), minimumCalls: 100))
 
     /// A backend call: a promise whose owner stops the work when asked, its future returned.
     private static func call() -> Future<Int> {
@@ -45,6 +54,34 @@ enum TailRequest {
     static func limited(_ count: Int) {
         for value in 0..<count {
             limit.run { call() }.whenFulfilled { _ in bench_count_add() }
+            slot.answer(with: value)
+        }
+    }
+
+    /// `count` calls through `Future.hedging` whose delay is a `LatencyPercentile`, each
+    /// answered before it (and recorded).
+    static func adaptiveHedged(_ count: Int) {
+        for value in 0..<count {
+            Future.hedging(adaptivePolicy, clock: clock) { call() }.whenFulfilled { _ in bench_count_add() }
+            slot.answer(with: value)
+        }
+    }
+
+    /// `count` calls through a closed `CircuitBreaker`, each answered.
+    static func breakerCall(_ count: Int) {
+        for value in 0..<count {
+            breaker.run { call() }.whenFulfilled { _ in bench_count_add() }
+            slot.answer(with: value)
+        }
+    }
+
+    /// `count` calls as the example service's resilient variant makes each: retried, hedged at a
+    /// percentile, through a closed breaker, one budget; each answered at once.
+    static func resilientCall(_ count: Int) {
+        for value in 0..<count {
+            Future.retrying(retryPolicy, clock: clock) {
+                Future.hedging(adaptivePolicy, clock: clock) { breaker.run { call() } }
+            }.whenFulfilled { _ in bench_count_add() }
             slot.answer(with: value)
         }
     }

@@ -195,6 +195,9 @@ func petalOnly(_ operation: String) -> ((Int) -> Void)? {
     case "plain call": TailRequest.plain
     case "hedged call": TailRequest.hedged
     case "limit admission": TailRequest.limited
+    case "adaptive hedged call": TailRequest.adaptiveHedged
+    case "breaker call": TailRequest.breakerCall
+    case "resilient call": TailRequest.resilientCall
     case "timeout": DeadlineRequest.timeout
     case "subscribe with a deadline bound": DeadlineRequest.subscribeUnderDeadline
     case "timeout under a deadline": DeadlineRequest.timeoutUnderDeadline
@@ -237,6 +240,20 @@ func perform(_ operation: String, _ contender: String, _ count: Int) -> Bool {
         guard let cell = FanOutCell.all.first(where: { $0.width == width && $0.style == style }) else { return false }
         precondition(count.isMultiple(of: cell.operations), "\(count) is not whole rounds of \(cell.operations)")
         for _ in 0..<count / cell.operations { cell.runRoundOnThisThread() }
+        return true
+    }
+    if operation == "latency record" {
+        // The adaptive hedge delay's histogram (LatencyRecord): an operation is one sample.
+        let record: ((Int) -> Void)? =
+            switch contender {
+            case "Petal": LatencyRecord.petal
+            case "HdrHistogram": LatencyRecord.hdrHistogram
+            default: nil
+            }
+        guard let record else { return false }
+        Delivered.reset()
+        record(count)
+        precondition(Delivered.count == count, "\(Delivered.count) deliveries, expected \(count)")
         return true
     }
     if let petalOnly = petalOnly(operation) {

@@ -324,7 +324,7 @@ def summarize(args):
     section = "\n".join([
         f"Run of {meta.get('date', '?')} on {meta.get('machine', '?')}, commit {meta.get('commit', '?')}, "
         f"{meta.get('build', '?')} build: schedule `{args.schedule}` over {args.length:g} s, {rounds} round(s); "
-        f"{', '.join(VARIANTS)} each in a server of its own, loaded at the same time (wrk -t1 -c8, N = 32); "
+        f"{', '.join(VARIANTS)} each in a server of its own, loaded at the same time (wrk -t1 -c{meta.get('connections', '?')}, N = 32); "
         f"`/stats` read every {meta.get('interval', '?')} s. Per phase, the medians over the windows between "
         "two reads in that phase (every round); p99 is the server's, over the requests answered in the window "
         "(200, 504, and 503 for a backend's failure).",

@@ -55,4 +55,17 @@ PETAL_INLINE petal_deadline_slot *petal_deadline_slot_current(void) {
     return &petal_deadline_bound;
 }
 
+/* The RetryBudget whose loop is running an attempt's body on this thread (unretained: the loop
+ * holds it until it restores the slot), or NULL. A loop on the same budget that begins there
+ * deposits nothing: its first call is that attempt (Swift: RetryBudget+Nesting). Only this
+ * thread reads or writes it, so nothing here is atomic; a thread-local rather than a pthread
+ * key because every budgeted retry and hedge sets, reads and restores it (a key's get and set
+ * cost about 95 instructions a hedged call, measured). */
+PETAL_API extern PETAL_THREAD_LOCAL const void *petal_attempt_budget;
+
+/* This thread's slot, for Swift (which does not import thread-local C globals). */
+PETAL_INLINE const void **petal_attempt_budget_current(void) {
+    return &petal_attempt_budget;
+}
+
 #endif

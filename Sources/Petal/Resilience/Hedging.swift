@@ -97,6 +97,8 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
     private let latencies: LatencyPercentile?
     private let beganAt: ContinuousClock.Instant?
     private let budget: RetryBudget?
+    /// `budget`'s note for the copies' bodies (see `RetryBudget+Nesting`).
+    private let budgetMark: UnsafeRawPointer?
     private let isRetryable: @Sendable (any Error) -> Bool
     let context: Context
     let clock: DeadlineClock
@@ -160,7 +162,10 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
             delay = policy.boundedDelay
             beganAt = nil
         }
-        budget = policy.budget
+        // Read once: each read of `policy.budget` is a retain and a release.
+        let budget = policy.budget
+        self.budget = budget
+        budgetMark = budget?.attemptMark
         isRetryable = policy.isRetryable
         self.context = context
         self.clock = clock
@@ -192,7 +197,7 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
         guard begins else { return notStarted(number) }
         let copy: Future<Value>
         do {
-            if let budget { copy = try budget.runningAttempt(body) } else { copy = try body() }
+            copy = try runningAttempt(of: budgetMark, body)
         } catch {
             guard finishStarting(nil) else { return }
             return copyFailed(error)

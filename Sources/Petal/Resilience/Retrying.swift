@@ -158,7 +158,8 @@ final class RetryLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
         guard begins else { return notStarted(number) }
         let attempt: Future<Value>
         do {
-            if let budget = policy.budget { attempt = try budget.runningAttempt(body) } else { attempt = try body() }
+            // The budget's note read here, not kept: a waiting retry holds as little as it can.
+            attempt = try runningAttempt(of: policy.budget?.attemptMark, body)
         } catch {
             withLock { starter = nil }
             result.fail(.rejected, error: error)
