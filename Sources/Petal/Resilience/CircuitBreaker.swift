@@ -99,6 +99,11 @@ public final class CircuitBreaker: @unchecked Sendable {
     let readsRealTime: Bool
     /// The policy with every value brought into its range: what the breaker reads.
     private let bounded: CircuitBreakerPolicy
+    /// The open duration in milliseconds, rounded up, and one more (at most 24 days and a
+    /// millisecond: it fits). All of it, not only its seconds: a retry tick set more than this
+    /// ahead reads as wrapped, and so as due at once (an open duration under a second let every
+    /// call try again).
+    private let openTicks: UInt32
 
     /// A closed breaker named `name`, that opens and closes as `policy` says, on `clock`.
     ///
@@ -124,6 +129,8 @@ public final class CircuitBreaker: @unchecked Sendable {
         origin = clock.now
         readsRealTime = !clock.isManual  // a clock is made manual or not, and stays so
         bounded = policy.bounded
+        let (seconds, attoseconds) = bounded.openDuration.components
+        openTicks = UInt32(seconds * 1_000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000 + 1)
         word = .allocate(capacity: 1)
         word.initialize(to: petal_atomic_word(value: BreakerWord.closed))
     }
@@ -137,6 +144,34 @@ public final class CircuitBreaker: @unchecked Sendable {
     /// is over reads `open` until a call arrives and half-opens it.
     public var state: State {
         Self.state(of: petal_atomic_word_load(word))
+    }
+
+    /// The error a call made now would be refused with, or `nil` if it would be let through:
+    /// open with its open duration not over, or half-open with every trial taken.
+    ///
+    /// A hint, as ``ConcurrencyLimit/isFull`` is: read it once before work that would only make
+    /// calls the breaker refuses, a request's fan-out to the breaker's backend, and refuse that
+    /// work at once instead of each of its calls (the example service's `resilient` refusing a
+    /// request of 32 calls this way, not call by call). ``run(on:_:)`` still decides: the state
+    /// may change between the two. Closed, one load; otherwise a load and a clock read.
+    public var refusal: CircuitBreakerOpenError? {
+        // ACQUIRE, as `admit`'s load.
+        let seen = petal_atomic_word_load(word)
+        switch BreakerWord.state(seen) {
+        case BreakerWord.closed:
+            return nil
+        case BreakerWord.open:
+            let now = self.now
+            let nowTick = tick(at: now, roundingUp: false)
+            guard !BreakerWord.isDue(BreakerWord.retryTick(seen), now: nowTick, openTicks: openTicks) else {
+                return nil
+            }
+            let retryAt = now + .milliseconds(Int64(Int32(bitPattern: BreakerWord.retryTick(seen) &- nowTick)))
+            return CircuitBreakerOpenError(breaker: name, state: .open, retryAt: retryAt)
+        default:
+            guard BreakerWord.admitted(seen) >= bounded.trialCalls else { return nil }
+            return CircuitBreakerOpenError(breaker: name, state: .halfOpen, retryAt: nil)
+        }
     }
 
     private static func state(of word: petal_word) -> State {
@@ -332,12 +367,6 @@ public final class CircuitBreaker: @unchecked Sendable {
         }
         let now = self.now
         let nowTick = tick(at: now, roundingUp: false)
-        // The whole open duration in milliseconds, rounded up, and one more (at most 24 days
-        // and a millisecond: it fits). Not only its seconds: a retry tick set more than this
-        // ahead reads as wrapped, and so as due at once (an open duration under a second let
-        // every call try again).
-        let (seconds, attoseconds) = bounded.openDuration.components
-        let openTicks = UInt32(seconds * 1_000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000 + 1)
         while let next = BreakerWord.admitting(
             seen, nowTick: nowTick, openTicks: openTicks, trialCalls: bounded.trialCalls)
         {

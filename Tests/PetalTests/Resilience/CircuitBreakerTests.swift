@@ -75,6 +75,29 @@ struct CircuitBreakerTests {
         }
     }
 
+    @Test("refusal says whether a call now would be refused, and with what, without changing the state")
+    func refusalHint() {
+        let clock = DeadlineClock.manual()
+        let breaker = CircuitBreaker(name: "hint", policy: breakerPolicy(minimumCalls: 1, trials: 2), clock: clock)
+        #expect(breaker.refusal == nil)
+        let opened = clock.now
+        breaker.call(.failure)
+        #expect(
+            breaker.refusal == CircuitBreakerOpenError(breaker: "hint", state: .open, retryAt: opened + .seconds(10)))
+        clock.advance(by: .seconds(10))
+        // Due: a call now would be the first trial; the hint takes none.
+        #expect(breaker.refusal == nil)
+        #expect(breaker.state == .open)
+        let first = breaker.pendingCall()
+        #expect(breaker.refusal == nil)
+        let second = breaker.pendingCall()
+        #expect(breaker.refusal == CircuitBreakerOpenError(breaker: "hint", state: .halfOpen, retryAt: nil))
+        _ = first.promise.fulfil(with: 1)
+        _ = second.promise.fulfil(with: 2)
+        #expect(breaker.state == .closed)
+        #expect(breaker.refusal == nil)
+    }
+
     @Test("half-open after the open duration admits exactly trialCalls calls")
     func halfOpenAdmitsTrials() {
         let clock = DeadlineClock.manual()

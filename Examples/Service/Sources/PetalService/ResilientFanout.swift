@@ -83,6 +83,9 @@ struct ResilientFanout: FanoutBehindLimit {
 
     /// The answers of every backend, each call retried and hedged, started on `loop`.
     func admitted(_ request: FanoutRequest, on loop: any EventLoop) -> Future<[Int]> {
+        // The breaker open: the request is refused at once, not its 32 calls one by one (each
+        // a retry loop and a hedge loop that the breaker then refuses).
+        if let refusal = breaker.refusal { return .rejected(with: refusal) }
         let hedging = Self.hedgingPolicy(budget: budget, latencies: latencies)
         let retrying = Self.retryPolicy(budget: budget)
         return Future.startFollowing(on: .eventLoop(loop)) { [self] in
