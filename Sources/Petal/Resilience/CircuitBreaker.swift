@@ -239,7 +239,12 @@ public final class CircuitBreaker: @unchecked Sendable {
     /// Counts `operation`'s outcome when it resolves. A step receives the storage and the kind,
     /// and reads the error without observing it: the caller's future is the operation itself,
     /// and its failure is the caller's to see.
-    @usableFromInline
+    ///
+    /// Inlinable, so that the caller specialises the subscription for its `Value`: unspecialised,
+    /// it looked the closure's and the storage's metadata up at run time on every call
+    /// (callgrind, a closed breaker's call answered at once: 6,470 -> 4,507 instructions, 31 -> 27
+    /// atomics; a plain call is 2,105 / 20).
+    @inlinable
     func count<Value>(_ operation: Future<Value>, ticket: Ticket, since start: ContinuousClock.Instant) {
         operation.storage.subscribe(
             .step { [self] storage, kind in
