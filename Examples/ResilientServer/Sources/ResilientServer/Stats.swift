@@ -7,15 +7,17 @@ import Synchronization
 
 /// What `GET /stats` reports: the backend's calls, the requests' answers, and the server-side
 /// latency of the requests answered since the previous `GET /stats` (each read starts a new
-/// window), in milliseconds.
+/// window), in milliseconds; and each 504 of the window, for `Scripts/stall-watch` to set beside
+/// the machine's stalls.
 final class Stats: Sendable {
     let completed = Atomic<Int>(0)
     let timedOut = Atomic<Int>(0)
     let shed = Atomic<Int>(0)
     let late = Atomic<Int>(0)
     /// From arrival to answer, of the requests admitted (200 and 504); and of each 504, how long
-    /// after its deadline it was answered. Sorted only when read: a window holds seconds of load.
-    private let window = Mutex((latency: [Duration](), lateness: [Duration]()))
+    /// after its deadline it was answered, and when (`CLOCK_BOOTTIME`, the clock a C program on
+    /// the same machine reads). Sorted only when read: a window holds seconds of load.
+    private let window = Mutex((latency: [Duration](), lateness: [Duration](), timedOutAt: [Int]()))
 
     /// Counts `response`, answered now to a request that arrived at `arrival` with `deadline`.
     func count(_ response: Response, arrival: ContinuousClock.Instant, deadline: Deadline) {
@@ -34,16 +36,27 @@ final class Stats: Sendable {
         }
         window.withLock {
             $0.latency.append(now - arrival)
-            if response.status == .gatewayTimeout { $0.lateness.append(now - deadline.instant) }
+            if response.status == .gatewayTimeout {
+                $0.lateness.append(now - deadline.instant)
+                $0.timedOutAt.append(Self.bootTimeNanoseconds())
+            }
         }
+    }
+
+    private static func bootTimeNanoseconds() -> Int {
+        var now = timespec()
+        clock_gettime(CLOCK_BOOTTIME, &now)
+        return now.tv_sec * 1_000_000_000 + now.tv_nsec
     }
 
     /// The counts, and the window's percentiles (`null` when it is empty), as sorted JSON.
     func report(_ backend: Backend) throws -> String {
-        let (latency, lateness) = window.withLock { window in
-            defer { window = ([], []) }
+        let (latency, lateness, timedOutAt) = window.withLock { window in
+            defer { window = ([], [], []) }
             return window
         }
+        // [answered at, ns of CLOCK_BOOTTIME; how late, µs] for each 504.
+        let timeouts = zip(timedOutAt, lateness).map { [$0, Int($1 / .microseconds(1))] }
         let fields: [String: Any] = [
             "started": backend.started.load(ordering: .relaxed), "answered": backend.answered.load(ordering: .relaxed),
             "cancelled": backend.cancelled.load(ordering: .relaxed), "pending": backend.pending,
@@ -51,7 +64,7 @@ final class Stats: Sendable {
             "shed": shed.load(ordering: .relaxed), "late": late.load(ordering: .relaxed),
             "window": latency.count, "p50Ms": Self.percentile(50, of: latency) ?? NSNull(),
             "p99Ms": Self.percentile(99, of: latency) ?? NSNull(),
-            "timeoutLatenessP99Ms": Self.percentile(99, of: lateness) ?? NSNull(),
+            "timeoutLatenessP99Ms": Self.percentile(99, of: lateness) ?? NSNull(), "timeouts": timeouts,
         ]
         return String(decoding: try JSONSerialization.data(withJSONObject: fields, options: .sortedKeys), as: UTF8.self)
     }
