@@ -39,7 +39,7 @@ def record(args):
     wrk = wrk_result(args.wrk)
     before = read_json(args.stats_before)["variants"][args.variant]
     after = read_json(args.stats_after)["variants"][args.variant]
-    delta = {k: after[k] - before[k] for k in ("started", "answered", "cancelled", "completed", "timedOut", "shed", "hedges")}
+    delta = {k: after[k] - before[k] for k in ("started", "answered", "cancelled", "completed", "timedOut", "shed", "hedges", "late")}
     answered = delta["completed"] + delta["timedOut"]
     served = answered + delta["shed"]
     seconds = wrk["duration_us"] / 1e6
@@ -68,6 +68,8 @@ def record(args):
         "latency_us": wrk["latency_us"]["percentiles"],
         "rss_kb": [args.rss_before, args.rss_after] if args.rss_before else None,
         "client_timeouts": wrk["errors"]["timeout"],
+        # 200s sent after their request's deadline: 0 when the deadline counts from arrival.
+        "late": delta["late"],
         "delta": delta,
         "problems": problems,
     }
@@ -78,7 +80,7 @@ def record(args):
         f"  {args.kind:8} round {args.round} n={args.n:<2} c={args.connections:<3} {args.variant:8} {args.clients:9} "
         f"{entry['answered_per_second']:7.0f} answered/s  shed {entry['shed_share']:6.1%}  "
         f"504 {entry['timeout_share']:6.2%}  client p99 {wrk['latency_us']['percentiles']['99'] / 1000:6.2f} ms  "
-        f"server p99 {fmt(entry['server_p99_ms'], '{:.2f}')} ms  calls/request {fmt(entry['calls_per_request'], '{:.3f}')}{mark}",
+        f"server p99 {fmt(entry['server_p99_ms'], '{:.2f}')} ms  late {delta['late']}  calls/request {fmt(entry['calls_per_request'], '{:.3f}')}{mark}",
         flush=True,
     )
 
@@ -104,6 +106,8 @@ def aggregate(runs, kind, variants, clients=None):
                                 "hedges_per_request", "server_p50_ms", "server_p99_ms")
                 }
                 row["rounds"] = len(mine)
+                # A count whose target is 0: every round's, not their median.
+                row["late"] = sum(r.get("late", 0) for r in mine)
                 row["latency_us"] = {p: median([r["latency_us"][p] for r in mine]) for p in mine[0]["latency_us"]}
                 rss = [r["rss_kb"] for r in mine if r["rss_kb"]]
                 row["rss_kb"] = rss[-1] if rss else None
@@ -140,8 +144,8 @@ CLIENTS = {"competing": "competing (nice 0)", "yielding": "yielding (nice 19)"}
 
 def overload_markdown(tables, calm):
     lines = [
-        "| variant | wrk -c | clients | answered/s | shed (503) | 504 | server p50 ms | server p99 ms | p99 vs -c8 | RSS before → after, MiB |",
-        "|---|---:|---|---:|---:|---:|---:|---:|---:|---|",
+        "| variant | wrk -c | clients | answered/s | shed (503) | 504 | late 200s | server p50 ms | server p99 ms | p99 vs -c8 | RSS before → after, MiB |",
+        "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for clients, table in tables.items():
         for n, by_connections in table.items():
@@ -153,7 +157,7 @@ def overload_markdown(tables, calm):
                     rss_text = f"{rss[0] / 1024:.1f} → {rss[1] / 1024:.1f}" if rss else "–"
                     lines.append(
                         f"| {variant} | {c} | {CLIENTS[clients]} | {row['answered_per_second']:.0f} | "
-                        f"{row['shed_share']:.1%} | {row['timeout_share']:.2%} | {fmt(row['server_p50_ms'], '{:.2f}')} | "
+                        f"{row['shed_share']:.1%} | {row['timeout_share']:.2%} | {row['late']} | {fmt(row['server_p50_ms'], '{:.2f}')} | "
                         f"{fmt(row['server_p99_ms'], '{:.2f}')} | {ratio} | {rss_text} |"
                     )
     return "\n".join(lines) + "\n"
