@@ -18,7 +18,8 @@ enum TailRequest {
     private static let limit = ConcurrencyLimit(maximum: 64, queue: 16)
     /// Issue 56's shapes: a delay that follows the latency (its window on real time, read every
     /// 32nd call), a closed breaker on real time (its window's buckets are time slices), and the
-    /// example service's resilient call, retrying around hedging around the breaker, one budget.
+    /// example service's resilient call, retrying around hedging around the breaker, one budget,
+    /// and the same in one loop.
     private static let latencies = LatencyPercentile(0.95, floor: .milliseconds(1), ceiling: .milliseconds(15))
     private static let budget = RetryBudget(share: 0.05, burst: 64)
     private static let adaptivePolicy = HedgingPolicy(copies: 3, delay: latencies, budget: budget)
@@ -75,7 +76,20 @@ enum TailRequest {
         }
     }
 
-    /// `count` calls as the example service's resilient variant makes each: retried, hedged at a
+    /// The same in one loop: the retries and the breaker inside the hedged call
+    /// (`HedgingPolicy.retry`, `HedgingPolicy.breaker`), as the example service makes it now.
+    private static let fusedPolicy = HedgingPolicy(
+        copies: 3, delay: latencies, budget: budget, retry: retryPolicy, breaker: breaker, hedgingWhen: { _ in false })
+
+    /// `count` calls retried, hedged and guarded by one loop; each answered at once.
+    static func fusedResilientCall(_ count: Int) {
+        for value in 0..<count {
+            Future.hedging(fusedPolicy, clock: clock) { call() }.whenFulfilled { _ in bench_count_add() }
+            slot.answer(with: value)
+        }
+    }
+
+    /// `count` calls as the example service's resilient variant made each: retried, hedged at a
     /// percentile, through a closed breaker, one budget; each answered at once.
     static func resilientCall(_ count: Int) {
         for value in 0..<count {

@@ -198,6 +198,7 @@ func petalOnly(_ operation: String) -> ((Int) -> Void)? {
     case "adaptive hedged call": TailRequest.adaptiveHedged
     case "breaker call": TailRequest.breakerCall
     case "resilient call": TailRequest.resilientCall
+    case "fused resilient call": TailRequest.fusedResilientCall
     case "timeout": DeadlineRequest.timeout
     case "subscribe with a deadline bound": DeadlineRequest.subscribeUnderDeadline
     case "timeout under a deadline": DeadlineRequest.timeoutUnderDeadline

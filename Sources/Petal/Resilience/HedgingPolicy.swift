@@ -31,6 +31,22 @@ public struct HedgingPolicy: Sendable {
     /// for the delay); by default every rejection does. A rejection it declines ends the hedged
     /// call with that error, and the other copies are asked to stop.
     public var isRetryable: @Sendable (any Error) -> Bool
+    /// Failures sent again after a wait, in the same hedged call: a copy rejected with an
+    /// error this policy accepts is sent again after its ``RetryPolicy/delay(beforeAttempt:random:)``,
+    /// up to ``RetryPolicy/attempts`` sends in all (less the first), each retry drawn from its
+    /// ``RetryPolicy/budget`` (or, without one, from ``budget``) and hedged as the first copy is.
+    /// It is asked before ``isRetryable``; `nil` (the default) for no retry after a wait.
+    ///
+    /// What `Future.retrying(retry) { Future.hedging(policy) { ... } }` does, in one loop: one
+    /// result, one subscription per copy, one timer at a time (see <doc:CircuitBreakers>).
+    /// At most one retry waits at a time: a copy that fails while another's retry waits is not
+    /// sent again.
+    public var retry: RetryPolicy?
+    /// The circuit breaker every copy goes through, as `breaker.run { ... }` inside the hedged
+    /// call would: each copy, retries included, is let through or refused (with a
+    /// ``CircuitBreakerOpenError``, a rejection ``isRetryable`` and ``retry`` see like any
+    /// other), and its outcome counted; `nil` (the default) for none.
+    public var breaker: CircuitBreaker?
 
     /// The most copies of one call: a larger ``copies`` is read as this (gRPC caps its attempts
     /// at five; a call sent more than eight times is a load test, not a hedge).
@@ -43,13 +59,17 @@ public struct HedgingPolicy: Sendable {
     /// Any value is accepted, as a policy read from configuration may hold anything: each
     /// property says what a value out of its range means, and ``Future/hedging(_:on:clock:_:)``
     /// reports each such value once per call, as an ``PetalDiagnostic/Kind/adjustedArgument``.
+    /// `retry` and `breaker` make the hedged call the whole of a resilient call (see ``retry``
+    /// and ``breaker``).
     public init(
-        copies: Int, delay: Duration, budget: RetryBudget? = nil,
-        hedgingWhen isRetryable: @escaping @Sendable (any Error) -> Bool = { _ in true }
+        copies: Int, delay: Duration, budget: RetryBudget? = nil, retry: RetryPolicy? = nil,
+        breaker: CircuitBreaker? = nil, hedgingWhen isRetryable: @escaping @Sendable (any Error) -> Bool = { _ in true }
     ) {
         self.copies = copies
         self.delay = delay
         self.budget = budget
+        self.retry = retry
+        self.breaker = breaker
         self.isRetryable = isRetryable
     }
 
@@ -66,10 +86,12 @@ public struct HedgingPolicy: Sendable {
     /// Share `latencies` between the calls to one backend, as a budget is shared: a percentile
     /// needs many calls, and each call adds its own.
     public init(
-        copies: Int, delay latencies: LatencyPercentile, budget: RetryBudget? = nil,
-        hedgingWhen isRetryable: @escaping @Sendable (any Error) -> Bool = { _ in true }
+        copies: Int, delay latencies: LatencyPercentile, budget: RetryBudget? = nil, retry: RetryPolicy? = nil,
+        breaker: CircuitBreaker? = nil, hedgingWhen isRetryable: @escaping @Sendable (any Error) -> Bool = { _ in true }
     ) {
-        self.init(copies: copies, delay: latencies.ceiling, budget: budget, hedgingWhen: isRetryable)
+        self.init(
+            copies: copies, delay: latencies.ceiling, budget: budget, retry: retry, breaker: breaker,
+            hedgingWhen: isRetryable)
         adaptiveDelay = latencies
     }
 
@@ -96,5 +118,6 @@ public struct HedgingPolicy: Sendable {
                 details: ["given": "\(copies)", "used": "\(Self.maximumCopies) (HedgingPolicy.maximumCopies)"])
         }
         if adaptiveDelay == nil { Self.reportAdjustment(of: delay, as: "HedgingPolicy.delay") }
+        retry?.reportAdjustments()
     }
 }

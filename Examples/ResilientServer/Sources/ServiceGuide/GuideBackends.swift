@@ -44,3 +44,6 @@ struct UserResponse: Sendable {
 /// The guide's user lookups.
 func fetchUser(_ id: Int) -> Future<User> { .fulfilled(with: User(name: "\(id)")) }
 func fetchFriends(_ id: Int) -> Future<[Int]> { .fulfilled(with: [id]) }
+
+/// A backend's refusal: it is down, and a retry may find it back.
+struct BackendUnavailableError: Error {}

@@ -1,0 +1,479 @@
+/// The state of one `hedging` call: how many copies started and are pending, the copies to ask
+/// when the call is over, the timers of the next copy and of the next retry, and whether the
+/// call is over.
+///
+/// Why it exists: copies start from the timer thread, from callbacks on other threads and from
+/// the caller, and the first fulfilment or a request must reach every one of them before the
+/// call's own future resolves.
+///
+/// Why retries and the breaker are here too (``HedgingPolicy/retry``,
+/// ``HedgingPolicy/breaker``): a call retried, hedged and guarded by layers (`retrying` around
+/// `hedging` around `breaker.run`) pays for three loops, three results and three subscriptions
+/// per call; one loop that sends every copy pays for one of each, and the breaker's count rides
+/// on the subscription the loop makes anyway.
+///
+/// The order, all under this object's lock: a body begins only while the call is not over, and
+/// is counted in `starting` until its copy is linked. The thread that ends the call takes every
+/// linked copy and votes on each; if bodies are still starting, the last of them to return
+/// votes on its copy and then resolves the result. So no copy that began is asked after the
+/// result resolves, and nobody waits for a body.
+final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked Sendable {
+    // @unchecked: `result` is resolved once, by whoever takes the end (`conclude` or the last
+    // `leave`); the variables only under this object's stripe of `StripedLock`; everything
+    // else is immutable.
+    private let result: FutureStorage<Value>
+    private let copies: Int
+    private let delay: Duration
+    /// The policy's adaptive delay, which this call's latency is recorded into, and when the
+    /// call began (both `nil` for a fixed delay).
+    private let latencies: LatencyPercentile?
+    private let beganAt: ContinuousClock.Instant?
+    private let budget: RetryBudget?
+    /// `budget`'s note for the copies' bodies (see `RetryBudget+Nesting`).
+    private let budgetMark: UnsafeRawPointer?
+    private let isRetryable: @Sendable (any Error) -> Bool
+    /// Failures sent again after a wait (``HedgingPolicy/retry``), and the budget they draw on.
+    private let retry: RetryPolicy?
+    private let retryBudget: RetryBudget?
+    /// The breaker every copy goes through (``HedgingPolicy/breaker``).
+    private let breaker: CircuitBreaker?
+    let context: Context
+    let clock: DeadlineClock
+    let deadline: HeldDeadline?
+    private let body: @Sendable () throws -> Future<Value>
+    /// Copies begun or about to begin (counted when decided, so that the timer and a rejection
+    /// never start the same copy twice). The first copy is decided by the call itself.
+    private var started = 1
+    /// Copies counted in `started` that have not failed yet: pending, or about to begin. The
+    /// call is rejected when the last of them fails.
+    private var live = 1
+    /// The error of the last copy rejected, for when no copy is left.
+    private var lastError: (any Error)?
+    /// The timer of the next copy.
+    private var wait: DeadlineEntry?
+    /// Retries decided: begun, or waiting for their turn.
+    private var retried = 0
+    /// The timer of the retry waiting for its turn.
+    private var retryWait: DeadlineEntry?
+    /// Whether the call is over: decided by a copy, or asked to stop. No body begins after.
+    private var over = false
+    /// Threads that hold the result back: bodies that began and have not linked their copies,
+    /// and, while they are, the thread that ended the call, until its votes are cast.
+    private var starting = 0
+    /// The end of a call that was over while bodies were starting, for the last thread to
+    /// leave (see `conclude`).
+    private var pendingEnd: End?
+    /// The first copy counted as a dependent and not voted on yet (always a
+    /// `FutureStorage<Value>`): a slot of its own, so that a call answered by its first copy
+    /// allocates nothing to ask its copies. `AnyObject`, so that taking it out is a move without
+    /// a metadata look-up (see `End`).
+    private var firstLinked: AnyObject?
+    /// The other copies counted as dependents and not voted on yet; `nil` until there is one.
+    private var laterLinked: [FutureStorage<Value>]?
+
+    /// How a call that ended while bodies were starting resolves.
+    ///
+    /// Only stored, never returned from `withLock` or passed to a generic function: this code
+    /// is not specialised for the caller's types, and such a use of a type that names `Value`
+    /// looks its metadata up at run time, each time (callgrind: +2,400 instructions and +10
+    /// atomics a hedged call when the usual path returned an enum and a struct so; +1,900 and
+    /// +4 for `Optional.take()` on `FutureStorage<Value>?`).
+    private struct End {
+        /// How the result resolves: fulfilled (only as `source` is), rejected or cancelled.
+        var kind: OutcomeKind
+        /// The copy whose outcome the result takes, or `nil` for a failure of the loop's own:
+        /// a declined or last rejection, a request, a copy its context dropped.
+        var source: FutureStorage<Value>?
+        /// The failure's error, without a `source`.
+        var error: (any Error)?
+    }
+
+    init(
+        result: FutureStorage<Value>, policy: HedgingPolicy, context: Context, clock: DeadlineClock,
+        deadline: HeldDeadline?, body: @escaping @Sendable () throws -> Future<Value>
+    ) {
+        self.result = result
+        copies = policy.boundedCopies
+        if let adaptive = policy.adaptiveDelay {
+            latencies = adaptive
+            delay = adaptive.delay
+            beganAt = clock.now
+        } else {
+            latencies = nil
+            delay = policy.boundedDelay
+            beganAt = nil
+        }
+        // Read once: each read of `policy.budget` is a retain and a release.
+        let budget = policy.budget
+        self.budget = budget
+        budgetMark = budget?.attemptMark
+        isRetryable = policy.isRetryable
+        let retry = policy.retry
+        self.retry = retry
+        retryBudget = retry?.budget ?? budget
+        breaker = policy.breaker
+        self.context = context
+        self.clock = clock
+        self.deadline = deadline
+        self.body = body
+    }
+
+    /// `context` dropped copy `number`: the call is cancelled with the drop.
+    func dropped(_ number: Int) {
+        notStarted(number)
+        conclude(.cancelled, error: DroppedWorkError(droppedBy: Context.self))
+    }
+
+    func run(_ number: Int) {
+        // A later copy that `context` ran at or after the deadline (the call itself checked the
+        // first): not sent, as if the budget had refused it.
+        if number != 1, isPastDeadline {
+            notStarted(number)
+            return refused(number)
+        }
+        let begins = withLock { () -> Bool in
+            guard !over else {
+                live -= 1
+                return false
+            }
+            starting += 1
+            return true
+        }
+        guard begins else { return notStarted(number) }
+        guard let breaker else { return send() }
+        // Through the breaker: refused while it is open, as `breaker.run` refuses.
+        var refusal: CircuitBreakerOpenError?
+        let ticket = breaker.admit(refusing: &refusal)
+        if let refusal {
+            guard finishStarting(nil) else { return }
+            return copyFailed(refusal)
+        }
+        // The first copy begins as the call does: the adaptive delay's reading serves the
+        // breaker too when both keep the same time (a clock read is about 370 instructions).
+        let start = number == 1 && breaker.clock === clock ? beganAt ?? breaker.now : breaker.now
+        send(number, through: breaker, ticket: ticket, since: start)
+    }
+
+    /// Sends a copy that has begun, and watches it.
+    private func send() {
+        let copy: Future<Value>
+        do {
+            copy = try runningAttempt(of: budgetMark, body)
+        } catch {
+            guard finishStarting(nil) else { return }
+            return copyFailed(error)
+        }
+        guard finishStarting(copy.storage) else { return }
+        watch(copy.storage)
+        // After the subscription: a copy that was already fulfilled has decided the call, and
+        // needs no timer.
+        scheduleNextCopy()
+    }
+
+    /// Sends a copy that has begun and that `breaker` let through with `ticket` at `start`, and
+    /// watches it; its outcome is counted by the breaker before the loop reads it. A trial is
+    /// the breaker's own probe (see `CircuitBreaker.probe`): the loop watches, and asks, the
+    /// future that shields it.
+    private func send(
+        _ number: Int, through breaker: CircuitBreaker, ticket: CircuitBreaker.Ticket,
+        since start: ContinuousClock.Instant
+    ) {
+        let copy: Future<Value>
+        do {
+            copy = try runningAttempt(of: budgetMark, body)
+        } catch {
+            breaker.finish(ticket, kind: .rejected, error: error, since: start, refusal: nil)
+            guard finishStarting(nil) else { return }
+            return copyFailed(error)
+        }
+        // A copy refused at once by the request's deadline (a layer inside `body`) tells the
+        // breaker nothing about the backend.
+        if let deadline, copy.isResolved, deadline.hasPassed {
+            let outcome = copy.storage.snapshot()
+            breaker.finish(
+                ticket, kind: outcome?.kind ?? .rejected, error: outcome?.error, since: start,
+                refusal: deadline.exceededError)
+            guard finishStarting(copy.storage) else { return }
+            watch(copy.storage)
+            return scheduleNextCopy()
+        }
+        if ticket & 1 != 0 {
+            let shield = breaker.probe(copy, ticket: ticket, since: start)
+            guard finishStarting(shield.storage) else { return }
+            watch(shield.storage)
+            return scheduleNextCopy()
+        }
+        guard finishStarting(copy.storage) else { return }
+        watch(copy.storage, countedBy: breaker, ticket: ticket, since: start)
+        scheduleNextCopy()
+    }
+
+    /// Subscribes to a copy that was sent: its outcome decides the call or, rejected, is a
+    /// failure to hedge or retry. A step, handed the copy and its kind: no `Outcome` is built
+    /// (unspecialised here, each would look its metadata up at run time).
+    private func watch(_ copy: FutureStorage<Value>) {
+        copy.subscribe(.step { copy, kind in self.decide(copy, kind, error: nil) })
+    }
+
+    /// ``watch(_:)`` for a copy `breaker` let through with `ticket` at `start`: its outcome is
+    /// counted there first, on the same subscription.
+    private func watch(
+        _ copy: FutureStorage<Value>, countedBy breaker: CircuitBreaker, ticket: CircuitBreaker.Ticket,
+        since start: ContinuousClock.Instant
+    ) {
+        copy.subscribe(
+            .step { copy, kind in
+                let error = kind == .rejected ? copy.observedError : nil
+                breaker.finish(ticket, kind: kind, error: error, since: start, refusal: nil)
+                self.decide(copy, kind, error: error)
+            })
+    }
+
+    /// A copy resolved: fulfilled or cancelled, it decides the call; rejected (with `error`,
+    /// read here if the caller did not), it is a failure to hedge or retry.
+    private func decide(_ copy: FutureStorage<Value>, _ kind: OutcomeKind, error: (any Error)?) {
+        guard kind == .rejected else { return conclude(kind, copying: copy) }
+        copyFailed(error ?? copy.observedError ?? FutureCancelledError(indirectError: nil))
+    }
+
+    /// A copy counted in `started` never began (the call was over when its turn came, or its
+    /// context dropped it): nothing was sent, so an extra copy gives its token back.
+    private func notStarted(_ number: Int) {
+        if number > 1 {
+            budget?.giveBack()
+        } else if number < 0 {
+            retryBudget?.giveBack()
+        }
+    }
+
+    /// The body of a copy that began has returned `copy` (`nil`: it threw). The copy counts the
+    /// call as a dependent if it can be asked; it is kept for the call's vote, or, if the call
+    /// is over, voted on now, before this thread leaves and so before the result resolves.
+    /// Returns whether the call goes on.
+    private func finishStarting(_ copy: FutureStorage<Value>?) -> Bool {
+        // Counted outside the lock: a compare-and-swap on the copy's own record.
+        var linked: FutureStorage<Value>?
+        if let copy, copy.propagatesRequests, copy.addDependent() { linked = copy }
+        let goesOn = withLock { () -> Bool in
+            guard !over else { return false }
+            if let linked {
+                if firstLinked == nil {
+                    firstLinked = linked
+                } else if laterLinked == nil {
+                    laterLinked = [linked]
+                } else {
+                    laterLinked?.append(linked)
+                }
+            }
+            starting -= 1
+            return true
+        }
+        if goesOn { return true }
+        linked?.receiveVote()
+        leave()
+        return false
+    }
+
+    /// A thread that held the result back is done; the last one resolves it with the end.
+    private func leave() {
+        var end: End?
+        withLock {
+            starting -= 1
+            guard starting == 0 else { return }
+            end = pendingEnd
+            pendingEnd = nil
+        }
+        if let end { resolve(end.kind, copying: end.source, error: end.error) }
+    }
+
+    /// The timer of the next copy; nothing if the call is over or every copy has started.
+    private func scheduleNextCopy() {
+        guard delay > .zero else { return hedge() }
+        // A copy due at or after the deadline would not start: no timer for it.
+        if let deadline, deadline.isPassed(after: delay) { return }
+        let entry = DeadlineEntry(deadline: clock.now + delay) { self.hedge() }
+        let scheduling = schedule(entry, if: { !over && started < copies && wait == nil }, remember: { wait = $0 })
+        // No timer thread: no hedge can start in time, but the copies running may still answer.
+        if case .failed = scheduling {
+            PetalDiagnostics.report(
+                .named(.adjustedArgument, "HedgingPolicy.delay"),
+                details: ["given": "\(delay)", "used": "no further copy (the timer thread is unavailable)"])
+        }
+    }
+
+    /// The delay passed with no copy fulfilled: the next copy, if the budget lets it through.
+    private func hedge() {
+        // A timer that fired late, or a delay of zero, at or after the deadline: no copy.
+        let late = isPastDeadline
+        let number = withLock { () -> Int? in
+            wait = nil
+            guard !over, started < copies, !late else { return nil }
+            started += 1
+            live += 1
+            return started
+        }
+        guard let number else { return }
+        guard budget?.withdraw() ?? true else { return refused(number) }
+        execute(number)
+    }
+
+    /// A copy was rejected (or its `body` threw): sent again after a wait if the retry policy
+    /// accepts the error (see `retryLater`); else the next copy at once if the hedging policy
+    /// accepts it and copies and budget remain; the call rejected if the policy declines it, or
+    /// with the last error once no copy is left.
+    private func copyFailed(_ error: any Error) {
+        if let retry, retry.isRetryable(error) { return retryLater(after: error, under: retry) }
+        guard isRetryable(error) else { return conclude(.rejected, error: error) }
+        // Past the deadline no copy starts: this failure is then the last hope's, if no copy is
+        // pending.
+        let late = isPastDeadline
+        // Counted before the budget is asked, so that the timer cannot start the same copy.
+        let next = withLock { () -> (number: Int?, last: Bool) in
+            lastError = error
+            live -= 1
+            guard !over else { return (nil, false) }
+            guard started < copies, !late else { return (nil, live == 0) }
+            started += 1
+            live += 1
+            return (started, false)
+        }
+        guard let number = next.number else {
+            if next.last { conclude(.rejected, error: error) }
+            return
+        }
+        guard budget?.withdraw() ?? true else { return refused(number) }
+        // The next copy starts now, sooner than its timer: the timer goes (the copy schedules
+        // the one for the copy after it).
+        let timer = withLock { () -> DeadlineEntry? in
+            defer { wait = nil }
+            return wait
+        }
+        if let timer { _ = clock.scheduler.cancel(timer) }
+        execute(number)
+    }
+
+    /// A copy rejected with an error `retry` accepts: the same call sent again after the
+    /// policy's wait (a copy numbered below zero), while retries, time before the deadline and
+    /// the budget remain, the wait's timer taking the place of the failed copy's next hedge if no
+    /// other copy is pending (the retry schedules its own when it is sent). Otherwise this
+    /// failure is the copy's last word: the call is rejected with it if no copy is left.
+    private func retryLater(after error: any Error, under retry: RetryPolicy) {
+        var hedgeTimer: DeadlineEntry?
+        let next = withLock { () -> (number: Int?, last: Bool) in
+            lastError = error
+            live -= 1
+            guard !over else { return (nil, false) }
+            guard retried < Swift.max(retry.attempts, 1) - 1 else { return (nil, live == 0) }
+            retried += 1
+            if live == 0 { hedgeTimer = wait.take() }
+            live += 1
+            return (-retried, false)
+        }
+        if let hedgeTimer { _ = clock.scheduler.cancel(hedgeTimer) }
+        guard let number = next.number else {
+            if next.last { conclude(.rejected, error: error) }
+            return
+        }
+        let delay = retry.delay(beforeAttempt: 1 - number, random: Double.random(in: 0..<1))
+        // A retry that could not begin before the deadline takes no token.
+        if let deadline, deadline.isPassed(after: delay) { return refused(number) }
+        guard retryBudget?.withdraw() ?? true else { return refused(number) }
+        guard delay > .zero else { return execute(number) }
+        let entry = DeadlineEntry(deadline: clock.now + delay) { self.retryDue(number) }
+        switch schedule(entry, if: { !over && retryWait == nil }, remember: { retryWait = $0 }) {
+        case .scheduled:
+            break
+        case .skipped:
+            notStarted(number)
+            refused(number)
+        case .failed(let failure):
+            // No timer thread to wait out the delay: the retry cannot happen as asked.
+            notStarted(number)
+            withLock { lastError = failure }
+            refused(number)
+        }
+    }
+
+    /// The wait before retry `number` is over.
+    private func retryDue(_ number: Int) {
+        withLock { retryWait = nil }
+        execute(number)
+    }
+
+    /// The budget (or the deadline) refused copy `number`, just counted: it is not counted any
+    /// more, and if it was the last hope, the call is rejected with the last error.
+    private func refused(_ number: Int) {
+        let lastError = withLock { () -> (any Error)? in
+            if number < 0 { retried -= 1 } else { started -= 1 }
+            live -= 1
+            return live == 0 && !over ? self.lastError : nil
+        }
+        if let lastError { conclude(.rejected, error: lastError) }
+    }
+
+    /// Ends the call, unless it is over, as `source` did (fulfilled or cancelled) or with
+    /// `kind` and `error`: no copy begins after this, the next copy's timer is taken out, and
+    /// every linked copy gets its vote, on this thread, before the result resolves: here, or, if
+    /// bodies are still starting, when the last of them has voted on its own copy.
+    private func conclude(_ kind: OutcomeKind, copying source: FutureStorage<Value>? = nil, error: (any Error)? = nil) {
+        // Taken into locals rather than returned: see `End`.
+        var first: AnyObject?
+        var later: [FutureStorage<Value>]?
+        var timer: DeadlineEntry?
+        var retryTimer: DeadlineEntry?
+        let deferred = withLock { () -> Bool? in
+            guard !over else { return nil }
+            over = true
+            first = firstLinked.take()
+            later = laterLinked
+            laterLinked = nil
+            timer = wait.take()
+            retryTimer = retryWait.take()
+            guard starting > 0 else { return false }
+            pendingEnd = End(kind: kind, source: source, error: error)
+            starting += 1  // this thread, until its votes are cast
+            return true
+        }
+        guard let deferred else { return }
+        if let timer { _ = clock.scheduler.cancel(timer) }
+        // A retry whose wait is taken out never begins: its token comes back (one the timer
+        // took runs, and finds the call over).
+        if let retryTimer, clock.scheduler.cancel(retryTimer) { retryBudget?.giveBack() }
+        if let latencies, let beganAt { record(kind, since: beganAt, into: latencies) }
+        // Votes on copies that resolved already (the winner among them) change nothing.
+        if let first { unsafeDowncast(first, to: FutureStorage<Value>.self).receiveVote() }
+        if let later {
+            for copy in later { copy.receiveVote() }
+        }
+        if deferred { leave() } else { resolve(kind, copying: source, error: error) }
+    }
+
+    /// Counts this call's latency into the adaptive delay: its time when a fulfilment decided it
+    /// (exact if the first copy won; if a later copy did, the first copy's latency is known only
+    /// to be at least this), or when it ended otherwise after waiting at least the delay (a
+    /// latency at least this long: the first copy was still pending). A call that failed or was
+    /// stopped sooner tells nothing about how long its copy would have taken.
+    private func record(_ kind: OutcomeKind, since beganAt: ContinuousClock.Instant, into latencies: LatencyPercentile)
+    {
+        let elapsed = beganAt.duration(to: clock.now)
+        if kind == .fulfilled || elapsed >= delay { latencies.record(elapsed) }
+    }
+
+    /// Resolves the result: once, by the thread that ended the call or the last body to return
+    /// after it.
+    private func resolve(_ kind: OutcomeKind, copying source: FutureStorage<Value>?, error: (any Error)?) {
+        if let source {
+            result.resolve(copying: source, kind: kind)
+        } else {
+            result.fail(kind, error: error)
+        }
+    }
+
+    /// A request reached the result: the call is cancelled, after every pending copy is asked
+    /// (see `conclude`). Returns without waiting for a body that runs meanwhile.
+    var stopAction: @Sendable () -> Void { { self.stop() } }
+
+    func stop() {
+        conclude(.cancelled)
+    }
+}

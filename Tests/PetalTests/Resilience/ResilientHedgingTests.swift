@@ -1,0 +1,211 @@
+import Foundation
+import Petal
+import Synchronization
+import Testing
+
+/// A hedged call that also retries after a wait and sends every copy through a breaker
+/// (`HedgingPolicy.retry`, `HedgingPolicy.breaker`): what `retrying` around `hedging` around
+/// `breaker.run` does, in one loop.
+@Suite("Resilience: retries and the breaker inside one hedged call")
+struct ResilientHedgingTests {
+    /// Retries after 1 then 2 ms (no jitter), up to `attempts` sends in all, of `TestError`s only.
+    static func retry(attempts: Int = 3, budget: RetryBudget? = nil) -> RetryPolicy {
+        RetryPolicy(
+            attempts: attempts, initialDelay: .milliseconds(1), multiplier: 2, maximumDelay: .milliseconds(8),
+            budget: budget, retryingWhen: { $0 is TestError })
+    }
+
+    @Test("a rejected copy is sent again after the retry's wait, and no sooner, until its attempts are spent")
+    func retriesAfterTheWait() {
+        let clock = DeadlineClock.manual()
+        let copies = Copies()
+        let policy = HedgingPolicy(
+            copies: 2, delay: .milliseconds(5), retry: Self.retry(), hedgingWhen: { _ in false })
+        let call = Future.hedging(policy, clock: clock) { copies.start() }
+        _ = copies[0].reject(with: TestError(1))
+        #expect(copies.count == 1 && !call.isResolved)
+        clock.advance(by: .microseconds(999))
+        #expect(copies.count == 1)
+        clock.advance(by: .microseconds(1))
+        #expect(copies.count == 2)
+        _ = copies[1].reject(with: TestError(2))
+        clock.advance(by: .microseconds(1_999))
+        #expect(copies.count == 2)
+        clock.advance(by: .microseconds(1))
+        #expect(copies.count == 3)
+        // Three sends: the last rejection is the call's.
+        _ = copies[2].reject(with: TestError(3))
+        #expect(describe(call.peek()) == "rejected(TestError(code: 3))")
+        // The failed copies' hedges were taken out with them.
+        clock.advance(by: .seconds(1))
+        #expect(copies.count == 3)
+    }
+
+    @Test("a retry is hedged as the first copy is, and the first fulfilment wins and stops the rest")
+    func retriesAreHedged() {
+        let clock = DeadlineClock.manual()
+        let copies = Copies()
+        let policy = HedgingPolicy(
+            copies: 2, delay: .milliseconds(5), retry: Self.retry(), hedgingWhen: { _ in false })
+        let call = Future.hedging(policy, clock: clock) { copies.start() }
+        _ = copies[0].reject(with: TestError(1))
+        clock.advance(by: .milliseconds(1))
+        #expect(copies.count == 2)
+        // The retry's hedge: 5 ms after the retry, not after the first copy.
+        clock.advance(by: .microseconds(4_999))
+        #expect(copies.count == 2)
+        clock.advance(by: .microseconds(1))
+        #expect(copies.count == 3)
+        _ = copies[2].fulfil(with: 7)
+        #expect(describe(call.peek()) == "fulfilled(7)")
+        #expect(copies.stops == [0, 1, 0])
+    }
+
+    @Test("an error the retry declines goes to the hedging policy: at once, or the call's end")
+    func declinedErrorsAreTheHedgingPolicys() {
+        let clock = DeadlineClock.manual()
+        let copies = Copies()
+        let policy = HedgingPolicy(
+            copies: 2, delay: .milliseconds(5), retry: Self.retry(), hedgingWhen: { $0 is BackendDown })
+        let call = Future.hedging(policy, clock: clock) { copies.start() }
+        _ = copies[0].reject(with: BackendDown())
+        #expect(copies.count == 2)
+        _ = copies[1].reject(with: FutureTimeoutError(deadline: .now, duration: nil))
+        #expect(describe(call.peek()).hasPrefix("rejected(the future did not resolve"))
+    }
+
+    @Test("retries draw on the retry's budget: refused, the failure is the call's last word")
+    func retriesDrawOnTheirBudget() {
+        let clock = DeadlineClock.manual()
+        let budget = RetryBudget(share: 0, burst: 1)
+        let copies = Copies()
+        let policy = HedgingPolicy(
+            copies: 1, delay: .milliseconds(5), retry: Self.retry(attempts: 5, budget: budget),
+            hedgingWhen: { _ in false })
+        let call = Future.hedging(policy, clock: clock) { copies.start() }
+        _ = copies[0].reject(with: TestError(1))
+        clock.advance(by: .milliseconds(1))
+        #expect(copies.count == 2)
+        _ = copies[1].reject(with: TestError(2))
+        #expect(describe(call.peek()) == "rejected(TestError(code: 2))")
+        #expect(budget.extraCallsSent == 1)
+    }
+
+    @Test("a request stops the waiting retry, which gives its token back and never starts")
+    func aRequestStopsTheWaitingRetry() {
+        let clock = DeadlineClock.manual()
+        let budget = RetryBudget(share: 0, burst: 5)
+        let copies = Copies()
+        let policy = HedgingPolicy(
+            copies: 2, delay: .milliseconds(5), retry: Self.retry(budget: budget), hedgingWhen: { _ in false })
+        let call = Future.hedging(policy, clock: clock) { copies.start() }
+        _ = copies[0].reject(with: TestError(1))
+        call.requestCancellation()
+        #expect(describe(call.peek()) == "cancelled(nil)")
+        clock.advance(by: .seconds(1))
+        #expect(copies.count == 1)
+        #expect(budget.extraCallsSent == 0)
+    }
+
+    @Test("a retry that would begin at or after the request's deadline is not sent")
+    func theDeadlineEndsTheRetries() {
+        let clock = DeadlineClock.manual()
+        let copies = Copies()
+        let policy = HedgingPolicy(
+            copies: 2, delay: .milliseconds(5), retry: Self.retry(), hedgingWhen: { _ in false })
+        let call = Deadline.withValue(Deadline(after: .microseconds(1_500), clock: clock)) {
+            Future.hedging(policy, clock: clock) { copies.start() }
+        }
+        _ = copies[0].reject(with: TestError(1))
+        clock.advance(by: .milliseconds(1))
+        #expect(copies.count == 2)
+        // The next wait, 2 ms, ends past the deadline: this rejection is the last.
+        _ = copies[1].reject(with: TestError(2))
+        #expect(describe(call.peek()) == "rejected(TestError(code: 2))")
+        clock.advance(by: .seconds(1))
+        #expect(copies.count == 2)
+    }
+
+    @Test("every copy goes through the breaker: each failure counted, and refused at once once it opens")
+    func everyCopyGoesThroughTheBreaker() {
+        let clock = DeadlineClock.manual()
+        let breaker = CircuitBreaker(name: "fused", policy: breakerPolicy(calls: 4, minimumCalls: 3), clock: clock)
+        let copies = Copies()
+        // One copy a send: the sends are the first and its retries.
+        let policy = HedgingPolicy(
+            copies: 1, delay: .milliseconds(5), retry: Self.retry(attempts: 5), breaker: breaker,
+            hedgingWhen: { _ in false })
+        let call = Future.hedging(policy, clock: clock) { copies.start() }
+        for index in 0..<3 {
+            #expect(breaker.state == .closed)
+            _ = copies[index].reject(with: TestError(index))
+            clock.advance(by: .milliseconds(8))
+        }
+        // Three failures of three calls: open, and the fourth send is refused without a call.
+        #expect(breaker.state == .open)
+        #expect(copies.count == 3)
+        guard case .rejected(let error)? = call.peek() else {
+            Issue.record("the call is \(describe(call.peek()))")
+            return
+        }
+        #expect(error is CircuitBreakerOpenError)
+    }
+
+    @Test("a hedge that loses is asked to stop and counts as nothing for the breaker")
+    func losersCountAsNothing() {
+        let clock = DeadlineClock.manual()
+        let breaker = CircuitBreaker(name: "losers", policy: breakerPolicy(calls: 4, minimumCalls: 1), clock: clock)
+        let copies = Copies()
+        let policy = HedgingPolicy(copies: 2, delay: .milliseconds(5), breaker: breaker)
+        let call = Future.hedging(policy, clock: clock) { copies.start() }
+        clock.advance(by: .milliseconds(5))
+        _ = copies[1].fulfil(with: 1)
+        #expect(describe(call.peek()) == "fulfilled(1)")
+        #expect(copies.stops == [1, 0])
+        // A failure now is one of two counted calls (the loser is not one): at 0.5, it opens.
+        breaker.call(.failure)
+        #expect(breaker.state == .open)
+    }
+
+    @Test("8 threads, 2,000 calls each, copies answered or failed on other threads: every call resolves once")
+    func manyThreads() {
+        let budget = RetryBudget(share: 0.5, burst: 100)
+        let breaker = CircuitBreaker(
+            name: "threads", policy: breakerPolicy(threshold: 1, calls: 100, minimumCalls: 100))
+        let policy = HedgingPolicy(
+            copies: 2, delay: .microseconds(50), budget: budget,
+            retry: RetryPolicy(attempts: 3, budget: budget, retryingWhen: { $0 is TestError }), breaker: breaker,
+            hedgingWhen: { _ in false })
+        let sent = Atomic<Int>(0)
+        let fulfilled = Counter()
+        let rejected = Counter()
+        let answers = DispatchQueue(label: "answers", attributes: .concurrent)
+        onThreads(8) { thread in
+            for index in 0..<2_000 {
+                let done = DispatchSemaphore(value: 0)
+                Future.hedging(policy) { () -> Future<Int> in
+                    let number = sent.add(1, ordering: .relaxed).newValue
+                    let promise = Promise<Int>()
+                    answers.async {
+                        // Every third send fails, the rest answer: some calls retry.
+                        if number % 3 == 0 {
+                            _ = promise.reject(with: TestError(number))
+                        } else {
+                            _ = promise.fulfil(with: thread * 10_000 + index)
+                        }
+                    }
+                    return promise.future
+                }.whenResolved { outcome in
+                    if case .fulfilled = outcome { fulfilled.increment() } else { rejected.increment() }
+                    done.signal()
+                }
+                done.wait()
+            }
+        }
+        let sends = sent.load(ordering: .relaxed)
+        #expect(fulfilled.value + rejected.value == 16_000)
+        #expect(sends >= 16_000)
+        #expect(budget.extraCallsSent == sends - 16_000)
+        #expect(breaker.state == .closed)
+    }
+}
