@@ -369,19 +369,12 @@ extension FutureStorage {
     final func followStarted(_ body: () throws -> Future<Value>) {
         let record = installedRecord.unsafelyUnwrapped
         guard record._withUnsafeGuaranteedRef({ $0.openStartGate() }) else { return }
-        let source: Future<Value>
-        do {
-            source = try body()
-        } catch {
-            fail(.rejected, error: error)
-            return
-        }
-        if source.storage === self { return failFollowingItself("Future.startFollowing(on:executing:)") }
-        let passing = source.storage.propagatesRequests
+        guard let source = futureToFollow("Future.startFollowing(on:executing:)", body) else { return }
+        let passing = source.propagatesRequests
         // Linked before the gate says PASSING: a request that finds PASSING relies on the vote,
         // which this link casts at once if a request already closed the action list.
-        if passing { source.storage.linkDependent(self) }
+        if passing { source.linkDependent(self) }
         if record._withUnsafeGuaranteedRef({ $0.followStartGate(passing: passing) }) { fail(.cancelled, error: nil) }
-        source.storage.subscribe(.forward(self))
+        source.subscribe(.forward(self))
     }
 }

@@ -125,17 +125,31 @@ extension FutureStorage {
     /// Requests pass on to the future `work` returned (see ``passRequests(to:)``).
     @inlinable
     func follow(_ method: StaticString, _ work: () throws -> Future<Value>) {
+        guard let source = futureToFollow(method, work) else { return }
+        passRequests(to: source)
+        source.subscribe(.forward(self))
+    }
+
+    /// Runs `work`, whose future this one is to follow, and returns that future's storage; or
+    /// `nil`, with this future already rejected, when `work` threw or returned this very future.
+    /// What every future-returning body (a chaining method's, `Future.startFollowing`'s) checks
+    /// before it follows.
+    @inlinable
+    @inline(__always)
+    func futureToFollow(_ method: StaticString, _ work: () throws -> Future<Value>) -> FutureStorage<Value>? {
         let source: Future<Value>
         do {
             source = try work()
         } catch {
             fail(.rejected, error: error)
-            return
+            return nil
         }
         // One comparison of addresses: following itself, the future would wait for ever.
-        if source.storage === self { return failFollowingItself(method) }
-        passRequests(to: source.storage)
-        source.storage.subscribe(.forward(self))
+        if source.storage === self {
+            failFollowingItself(method)
+            return nil
+        }
+        return source.storage
     }
 
     /// Passes requests that reach this future, a chained future made able to pass them

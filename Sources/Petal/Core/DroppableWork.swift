@@ -39,6 +39,22 @@ extension ExecutionContext {
         execute { ticket.run() }
     }
 
+    /// Runs `work`, which alone resolves `storage`, on this context: on `.inline`, at once on
+    /// this thread (the closure is then inlined away: nothing allocated); otherwise handed over
+    /// as ``execute(_:ifDropped:)`` does, with `storage` cancelled if the context drops it.
+    ///
+    /// Why: every start of work on a caller's context (`Future.start(on:executing:)`,
+    /// `Future.startFollowing(on:executing:)`) makes this one choice.
+    @inlinable
+    @inline(__always)
+    func execute<Value>(_ work: @escaping @Sendable () -> Void, resolving storage: FutureStorage<Value>) {
+        if Self.self == InlineExecutionContext.self {
+            work()
+        } else {
+            execute(work, ifDropped: dropped(storage, by: self))
+        }
+    }
+
     /// The error for work this context dropped.
     @usableFromInline
     var droppedWorkError: DroppedWorkError {

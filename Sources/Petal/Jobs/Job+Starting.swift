@@ -73,11 +73,7 @@ extension Future {
         // The storage is resolved only by this one run, and a Future of a non-Sendable value
         // cannot leave this thread, so handing it to the context is sound.
         let target = UncheckedSendableBox(storage)
-        if Context.self == InlineExecutionContext.self {
-            storage.settle(body)
-        } else {
-            context.execute({ target.value.settle(body) }, ifDropped: dropped(target.value, by: context))
-        }
+        context.execute({ target.value.settle(body) }, resolving: storage)
         return Future(storage: storage)
     }
 
@@ -124,11 +120,7 @@ extension Future {
         // request before `body` begins cancels it, and `body` never runs (the start gate).
         storage.addStartGate()
         let target = UncheckedSendableBox(storage)
-        if Context.self == InlineExecutionContext.self {
-            storage.followStarted(body)
-        } else {
-            context.execute({ target.value.followStarted(body) }, ifDropped: dropped(target.value, by: context))
-        }
+        context.execute({ target.value.followStarted(body) }, resolving: storage)
         return Future(storage: storage)
     }
 
