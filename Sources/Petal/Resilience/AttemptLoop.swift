@@ -53,7 +53,8 @@ protocol AttemptLoop<Value>: AnyObject, Sendable {
     associatedtype Policy: AttemptPolicy
 
     init(
-        result: FutureStorage<Value>, policy: Policy, context: Context, clock: DeadlineClock, deadline: HeldDeadline?,
+        result: FutureStorage<Value>, policy: borrowing Policy, context: Context, clock: DeadlineClock,
+        deadline: HeldDeadline?,
         body: @escaping @Sendable () throws -> Future<Value>)
 
     /// Where attempts run.

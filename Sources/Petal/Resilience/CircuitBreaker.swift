@@ -91,8 +91,8 @@ public final class CircuitBreaker: @unchecked Sendable {
 
     private let word: UnsafeMutablePointer<petal_atomic_word>
     private let window: BreakerWindow
-    /// The instant ticks and periods count from.
-    private let origin: ContinuousClock.Instant
+    /// The time ticks and periods count from, in ``nanosecondsNow``'s nanoseconds.
+    private let origin: Int64
     /// Whether ``clock`` is real time, read without it: `DeadlineClock.now` takes its
     /// scheduler's lock to learn whether the clock is manual, which the closed path must not.
     @usableFromInline
@@ -104,6 +104,11 @@ public final class CircuitBreaker: @unchecked Sendable {
     /// ahead reads as wrapped, and so as due at once (an open duration under a second let every
     /// call try again).
     private let openTicks: UInt32
+    /// The open duration in nanoseconds (truncated: ticks are milliseconds).
+    private let openNanoseconds: Int64
+    /// The slow-call duration in nanoseconds, rounded up, so that a call is slow as its duration
+    /// in nanoseconds reaches it.
+    private let slowCallNanoseconds: Int64
 
     /// A closed breaker named `name`, that opens and closes as `policy` says, on `clock`.
     ///
@@ -126,11 +131,14 @@ public final class CircuitBreaker: @unchecked Sendable {
         self.isFailure = isFailure
         self.clock = clock
         window = BreakerWindow(policy.boundedWindow)
-        origin = clock.now
+        origin = clock.nanosecondsNow
         readsRealTime = !clock.isManual  // a clock is made manual or not, and stays so
         bounded = policy.bounded
         let (seconds, attoseconds) = bounded.openDuration.components
         openTicks = UInt32(seconds * 1_000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000 + 1)
+        openNanoseconds = bounded.openDuration.truncatedNanoseconds
+        let slow = bounded.slowCallDuration.truncatedNanoseconds
+        slowCallNanoseconds = bounded.slowCallDuration > .nanoseconds(slow) ? slow + 1 : slow
         word = .allocate(capacity: 1)
         word.initialize(to: petal_atomic_word(value: BreakerWord.closed))
     }
@@ -161,13 +169,11 @@ public final class CircuitBreaker: @unchecked Sendable {
         case BreakerWord.closed:
             return nil
         case BreakerWord.open:
-            let now = self.now
-            let nowTick = tick(at: now, roundingUp: false)
+            let nowTick = tick(at: nanosecondsNow, roundingUp: false)
             guard !BreakerWord.isDue(BreakerWord.retryTick(seen), now: nowTick, openTicks: openTicks) else {
                 return nil
             }
-            let retryAt = now + .milliseconds(Int64(Int32(bitPattern: BreakerWord.retryTick(seen) &- nowTick)))
-            return CircuitBreakerOpenError(breaker: name, state: .open, retryAt: retryAt)
+            return openError(retryTick: BreakerWord.retryTick(seen), nowTick: nowTick)
         default:
             guard BreakerWord.admitted(seen) >= bounded.trialCalls else { return nil }
             return CircuitBreakerOpenError(breaker: name, state: .halfOpen, retryAt: nil)
@@ -212,10 +218,9 @@ public final class CircuitBreaker: @unchecked Sendable {
             return Future.startFollowing(on: context) { self.run(body) }
         }
         if Deadline.inUse, let refusal = Deadline.refusal() { return .refused(by: refusal) }
-        var refused: CircuitBreakerOpenError?
-        let ticket = admit(refusing: &refused)
-        if let refused { return .rejected(with: refused) }
-        let start = now
+        let ticket = admit()
+        if ticket >= Self.refused { return .rejected(with: refusal(for: ticket)) }
+        let start = nanosecondsNow
         let operation: Future<Value>
         do {
             operation = try body()
@@ -245,7 +250,7 @@ public final class CircuitBreaker: @unchecked Sendable {
     /// (callgrind, a closed breaker's call answered at once: 6,470 -> 4,507 instructions, 31 -> 27
     /// atomics; a plain call is 2,105 / 20).
     @inlinable
-    func count<Value>(_ operation: Future<Value>, ticket: Ticket, since start: ContinuousClock.Instant) {
+    func count<Value>(_ operation: Future<Value>, ticket: Ticket, since start: Int64) {
         operation.storage.subscribe(
             .step { [self] storage, kind in
                 let error: (any Error)? =
@@ -269,7 +274,7 @@ public final class CircuitBreaker: @unchecked Sendable {
     /// request's deadline (a trial outlives the request that started it).
     @usableFromInline
     func probe<Value>(
-        _ operation: Future<Value>, ticket: Ticket, since start: ContinuousClock.Instant
+        _ operation: Future<Value>, ticket: Ticket, since start: Int64
     ) -> Future<Value> {
         count(operation, ticket: ticket, since: start)
         // The bound: at the slow-call duration the timeout asks the call to stop, and the call,
@@ -288,20 +293,46 @@ public final class CircuitBreaker: @unchecked Sendable {
     /// the lowest bit whether it is a trial of a half-open epoch (else it counts in the window
     /// of a closed one). A plain integer, so that the closure that waits for the call's outcome
     /// captures no enum to copy through value witnesses.
+    ///
+    /// A call refused is a ticket too, at or above ``refused``: bit 62 set if the breaker was
+    /// open (else half-open with its trials taken), and in the low 32 bits the milliseconds
+    /// until it lets a trial through (see ``refusal(for:)``). So the caller keeps no optional
+    /// error, whose size it would learn at run time (it holds an instant of the concurrency
+    /// library), on the path every call takes.
     @usableFromInline
     typealias Ticket = UInt64
 
+    /// The least ticket of a refused call.
+    @usableFromInline
+    static var refused: Ticket { 1 << 63 }
+
     private static func ticket(epoch: UInt32, trial: Bool) -> Ticket { Ticket(epoch) << 1 | (trial ? 1 : 0) }
+
+    /// The error a call refused with `ticket` (at or above ``refused``) is rejected with.
+    @usableFromInline
+    func refusal(for ticket: Ticket) -> CircuitBreakerOpenError {
+        guard ticket & (1 << 62) != 0 else {
+            return CircuitBreakerOpenError(breaker: name, state: .halfOpen, retryAt: nil)
+        }
+        let wait = Int64(Int32(bitPattern: UInt32(truncatingIfNeeded: ticket)))
+        return CircuitBreakerOpenError(breaker: name, state: .open, retryAt: now + .milliseconds(wait))
+    }
+
+    /// The error of a call refused now, at `nowTick`, by an open breaker that lets a trial
+    /// through at `retryTick`.
+    private func openError(retryTick: UInt32, nowTick: UInt32) -> CircuitBreakerOpenError {
+        refusal(for: Self.refused | 1 << 62 | Ticket(retryTick &- nowTick))
+    }
 
     /// Counts the outcome of a call let through with `ticket`, which started at `start`.
     @usableFromInline
     func finish(
-        _ ticket: Ticket, kind: OutcomeKind, error: (any Error)?, since start: ContinuousClock.Instant,
+        _ ticket: Ticket, kind: OutcomeKind, error: (any Error)?, since start: Int64,
         refusal: FutureTimeoutError?
     ) {
-        let end = now
+        let end = nanosecondsNow
         var outcome = classify(kind, error, refusal: refusal)
-        let longEnough = start.duration(to: end) >= bounded.slowCallDuration
+        let longEnough = end &- start >= slowCallNanoseconds
         // Given up on after it had run slow: no answer, but a slow call (a hang's only sign).
         // A refusal ends at once, so it is never long enough to count.
         if outcome == .ignored, longEnough { outcome = .success }
@@ -335,13 +366,13 @@ public final class CircuitBreaker: @unchecked Sendable {
 
     /// Counts a call of closed `epoch` in the window; a failed or slow one opens the breaker if
     /// the window's rates are past their thresholds.
-    private func record(_ outcome: BreakerOutcome, slow: Bool, epoch: UInt32, at now: ContinuousClock.Instant) {
+    private func record(_ outcome: BreakerOutcome, slow: Bool, epoch: UInt32, at now: Int64) {
         guard outcome != .ignored else { return }
         // ACQUIRE: a call of an earlier closed state is not counted in this one's window.
         let seen = petal_atomic_word_load(word)
         guard BreakerWord.state(seen) == BreakerWord.closed && BreakerWord.epoch(seen) == epoch else { return }
         let failed = outcome == .failure
-        let period = window.period(elapsed: nanoseconds(to: now))
+        let period = window.period(elapsed: now &- origin)
         window.record(period: period, failed: failed, slow: slow)
         guard failed || slow else { return }
         let totals = window.totals(upTo: period)
@@ -364,14 +395,13 @@ public final class CircuitBreaker: @unchecked Sendable {
     /// Lets a call through: at once while closed (a load, no write); else as a trial, if the
     /// open duration is over or a trial's place is free; else not, and `refused` says why.
     @usableFromInline
-    func admit(refusing refused: inout CircuitBreakerOpenError?) -> Ticket {
+    func admit() -> Ticket {
         // ACQUIRE: a closed state seen comes with the window's restart that preceded it.
         var seen = petal_atomic_word_load(word)
         if BreakerWord.state(seen) == BreakerWord.closed {
             return Self.ticket(epoch: BreakerWord.epoch(seen), trial: false)
         }
-        let now = self.now
-        let nowTick = tick(at: now, roundingUp: false)
+        let nowTick = tick(at: nanosecondsNow, roundingUp: false)
         while let next = BreakerWord.admitting(
             seen, nowTick: nowTick, openTicks: openTicks, trialCalls: bounded.trialCalls)
         {
@@ -385,16 +415,13 @@ public final class CircuitBreaker: @unchecked Sendable {
         if BreakerWord.state(seen) == BreakerWord.closed {
             return Self.ticket(epoch: BreakerWord.epoch(seen), trial: false)
         }
-        let state = Self.state(of: seen)
-        let retryAt =
-            state == .open ? now + .milliseconds(Int64(Int32(bitPattern: BreakerWord.retryTick(seen) &- nowTick))) : nil
-        refused = CircuitBreakerOpenError(breaker: name, state: state, retryAt: retryAt)
-        return 0
+        guard BreakerWord.state(seen) == BreakerWord.open else { return Self.refused }
+        return Self.refused | 1 << 62 | Ticket(BreakerWord.retryTick(seen) &- nowTick)
     }
 
     /// Opens the breaker, if it is still closed in `epoch`.
-    private func trip(epoch: UInt32, at now: ContinuousClock.Instant) {
-        let retryTick = tick(at: now + bounded.openDuration, roundingUp: true)
+    private func trip(epoch: UInt32, at now: Int64) {
+        let retryTick = tick(at: now &+ openNanoseconds, roundingUp: true)
         // ACQUIRE, then FULL compare-and-swaps: a move is a function of the whole word seen.
         var seen = petal_atomic_word_load(word)
         while let next = BreakerWord.tripping(seen, epoch: epoch, retryTick: retryTick) {
@@ -405,8 +432,8 @@ public final class CircuitBreaker: @unchecked Sendable {
     /// Counts a trial of half-open `epoch`, if the breaker is still half-open in it: the last
     /// success closes it (with a fresh window), a failure opens it, and a trial that counts as
     /// nothing gives its place back.
-    private func settle(trial epoch: UInt32, _ outcome: BreakerOutcome, at now: ContinuousClock.Instant) {
-        let retryTick = tick(at: now + bounded.openDuration, roundingUp: true)
+    private func settle(trial epoch: UInt32, _ outcome: BreakerOutcome, at now: Int64) {
+        let retryTick = tick(at: now &+ openNanoseconds, roundingUp: true)
         // ACQUIRE, then FULL compare-and-swaps, as in `trip`.
         var seen = petal_atomic_word_load(word)
         while let next = BreakerWord.settling(
@@ -414,7 +441,7 @@ public final class CircuitBreaker: @unchecked Sendable {
         {
             // Before the close is published, so that no call of the new closed state counts in
             // the old window.
-            if BreakerWord.state(next) == BreakerWord.closed { window.restart(elapsed: nanoseconds(to: now)) }
+            if BreakerWord.state(next) == BreakerWord.closed { window.restart(elapsed: now &- origin) }
             if exchange(&seen, next) {
                 let state = Self.state(of: next)
                 if state != .halfOpen { changed(from: .halfOpen, to: state) }
@@ -426,19 +453,18 @@ public final class CircuitBreaker: @unchecked Sendable {
     // MARK: Time and reports
 
     /// The clock's time: real time read with no lock, or a manual clock's.
-    @usableFromInline
     var now: ContinuousClock.Instant { readsRealTime ? .now : clock.now }
 
-    /// Nanoseconds from the breaker's making to `instant` (wrapping after 292 years).
-    private func nanoseconds(to instant: ContinuousClock.Instant) -> Int64 {
-        let (seconds, attoseconds) = origin.duration(to: instant).components
-        return seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000
-    }
+    /// The clock's time in nanoseconds, for differences (see `DeadlineClock.nanosecondsNow`):
+    /// real time read with no lock, or a manual clock's. What every call is timed by.
+    @usableFromInline
+    var nanosecondsNow: Int64 { readsRealTime ? DeadlineScheduler.realNanoseconds : clock.nanosecondsNow }
 
-    /// `instant` in milliseconds since the breaker's making, wrapping at 2^32: rounded down for
-    /// the time now and up for a retry, so that a retry tick reached is a retry instant passed.
-    private func tick(at instant: ContinuousClock.Instant, roundingUp: Bool) -> UInt32 {
-        let nanoseconds = nanoseconds(to: instant)
+    /// `time` (``nanosecondsNow``'s) in milliseconds since the breaker's making, wrapping at
+    /// 2^32: rounded down for the time now and up for a retry, so that a retry tick reached is a
+    /// retry instant passed.
+    private func tick(at time: Int64, roundingUp: Bool) -> UInt32 {
+        let nanoseconds = time &- origin
         let milliseconds = nanoseconds / 1_000_000 + (roundingUp && nanoseconds % 1_000_000 > 0 ? 1 : 0)
         return UInt32(truncatingIfNeeded: milliseconds)
     }

@@ -25,9 +25,10 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
     private let copies: Int
     private let delay: Duration
     /// The policy's adaptive delay, which this call's latency is recorded into, and when the
-    /// call began (both `nil` for a fixed delay).
+    /// call began, in `clock`'s nanoseconds (`nil` and 0 for a fixed delay). Nanoseconds, not an
+    /// instant: see `DeadlineScheduler.nanosecondsNow`.
     private let latencies: LatencyPercentile?
-    private let beganAt: ContinuousClock.Instant?
+    private let beganAt: Int64
     private let budget: RetryBudget?
     /// `budget`'s note for the copies' bodies (see `RetryBudget+Nesting`).
     private let budgetMark: UnsafeRawPointer?
@@ -89,7 +90,7 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
     }
 
     init(
-        result: FutureStorage<Value>, policy: HedgingPolicy, context: Context, clock: DeadlineClock,
+        result: FutureStorage<Value>, policy: borrowing HedgingPolicy, context: Context, clock: DeadlineClock,
         deadline: HeldDeadline?, body: @escaping @Sendable () throws -> Future<Value>
     ) {
         self.result = result
@@ -97,11 +98,11 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
         if let adaptive = policy.adaptiveDelay {
             latencies = adaptive
             delay = adaptive.delay
-            beganAt = clock.now
+            beganAt = clock.nanosecondsNow
         } else {
             latencies = nil
             delay = policy.boundedDelay
-            beganAt = nil
+            beganAt = 0
         }
         // Read once: each read of `policy.budget` is a retain and a release.
         let budget = policy.budget
@@ -142,15 +143,14 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
         guard begins else { return notStarted(number) }
         guard let breaker else { return send() }
         // Through the breaker: refused while it is open, as `breaker.run` refuses.
-        var refusal: CircuitBreakerOpenError?
-        let ticket = breaker.admit(refusing: &refusal)
-        if let refusal {
+        let ticket = breaker.admit()
+        if ticket >= CircuitBreaker.refused {
             guard finishStarting(nil) else { return }
-            return copyFailed(refusal)
+            return copyFailed(breaker.refusal(for: ticket))
         }
         // The first copy begins as the call does: the adaptive delay's reading serves the
-        // breaker too when both keep the same time (a clock read is about 370 instructions).
-        let start = number == 1 && breaker.clock === clock ? beganAt ?? breaker.now : breaker.now
+        // breaker too when both keep the same time.
+        let start = number == 1 && latencies != nil && breaker.clock === clock ? beganAt : breaker.nanosecondsNow
         send(number, through: breaker, ticket: ticket, since: start)
     }
 
@@ -176,7 +176,7 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
     /// future that shields it.
     private func send(
         _ number: Int, through breaker: CircuitBreaker, ticket: CircuitBreaker.Ticket,
-        since start: ContinuousClock.Instant
+        since start: Int64
     ) {
         let copy: Future<Value>
         do {
@@ -189,13 +189,7 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
         // A copy refused at once by the request's deadline (a layer inside `body`) tells the
         // breaker nothing about the backend.
         if let deadline, copy.isResolved, deadline.hasPassed {
-            let outcome = copy.storage.snapshot()
-            breaker.finish(
-                ticket, kind: outcome?.kind ?? .rejected, error: outcome?.error, since: start,
-                refusal: deadline.exceededError)
-            guard finishStarting(copy.storage) else { return }
-            watch(copy.storage)
-            return scheduleNextCopy()
+            return refusedAtOnce(copy.storage, by: deadline, through: breaker, ticket: ticket, since: start)
         }
         if ticket & 1 != 0 {
             let shield = breaker.probe(copy, ticket: ticket, since: start)
@@ -205,6 +199,27 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
         }
         guard finishStarting(copy.storage) else { return }
         watch(copy.storage, countedBy: breaker, ticket: ticket, since: start)
+        scheduleNextCopy()
+    }
+
+    /// A copy that `breaker` let through was resolved at once, past the request's deadline:
+    /// counted as the deadline's refusal, then watched as any copy.
+    ///
+    /// A function of its own, never inlined: the outcome it reads has a size that depends on
+    /// `Value`, and a caller holding one looks `Outcome<Value>`'s metadata up on entry, whether
+    /// or not it takes this path (callgrind: about 325 instructions on every call through a
+    /// breaker).
+    @inline(never)
+    private func refusedAtOnce(
+        _ copy: FutureStorage<Value>, by deadline: HeldDeadline, through breaker: CircuitBreaker,
+        ticket: CircuitBreaker.Ticket, since start: Int64
+    ) {
+        let outcome = copy.snapshot()
+        breaker.finish(
+            ticket, kind: outcome?.kind ?? .rejected, error: outcome?.error, since: start,
+            refusal: deadline.exceededError)
+        guard finishStarting(copy) else { return }
+        watch(copy)
         scheduleNextCopy()
     }
 
@@ -219,7 +234,7 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
     /// counted there first, on the same subscription.
     private func watch(
         _ copy: FutureStorage<Value>, countedBy breaker: CircuitBreaker, ticket: CircuitBreaker.Ticket,
-        since start: ContinuousClock.Instant
+        since start: Int64
     ) {
         copy.subscribe(
             .step { copy, kind in
@@ -439,7 +454,7 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
         // A retry whose wait is taken out never begins: its token comes back (one the timer
         // took runs, and finds the call over).
         if let retryTimer, clock.scheduler.cancel(retryTimer) { retryBudget?.giveBack() }
-        if let latencies, let beganAt { record(kind, since: beganAt, into: latencies) }
+        if let latencies { record(kind, into: latencies) }
         // Votes on copies that resolved already (the winner among them) change nothing.
         if let first { unsafeDowncast(first, to: FutureStorage<Value>.self).receiveVote() }
         if let later {
@@ -453,10 +468,9 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
     /// to be at least this), or when it ended otherwise after waiting at least the delay (a
     /// latency at least this long: the first copy was still pending). A call that failed or was
     /// stopped sooner tells nothing about how long its copy would have taken.
-    private func record(_ kind: OutcomeKind, since beganAt: ContinuousClock.Instant, into latencies: LatencyPercentile)
-    {
-        let elapsed = beganAt.duration(to: clock.now)
-        if kind == .fulfilled || elapsed >= delay { latencies.record(elapsed) }
+    private func record(_ kind: OutcomeKind, into latencies: LatencyPercentile) {
+        let elapsed = clock.nanosecondsNow &- beganAt
+        if kind == .fulfilled || elapsed >= delay.truncatedNanoseconds { latencies.record(nanoseconds: elapsed) }
     }
 
     /// Resolves the result: once, by the thread that ended the call or the last body to return

@@ -92,7 +92,7 @@ public final class LatencyPercentile: @unchecked Sendable {
         self.window = boundedWindow
         self.minimumSamples = boundedMinimum
         self.clock = clock
-        histogram = LatencyHistogram(largest: Self.microseconds(boundedCeiling))
+        histogram = LatencyHistogram(largest: Self.microseconds(Self.nanoseconds(boundedCeiling)))
         delayWord = .allocate(capacity: 1)
         delayWord.initialize(to: petal_atomic_word(value: petal_word(Self.nanoseconds(boundedCeiling))))
         turnedAt = clock.now
@@ -128,7 +128,12 @@ public final class LatencyPercentile: @unchecked Sendable {
     /// Counts one call's latency; every 32nd sample reads the percentile again (see the type's
     /// cost note). A negative latency counts as zero.
     public func record(_ latency: Duration) {
-        let count = histogram.record(microseconds: Self.microseconds(latency))
+        record(nanoseconds: latency.truncatedNanoseconds)
+    }
+
+    /// ``record(_:)`` for a latency in nanoseconds: what a hedged call measures.
+    func record(nanoseconds: Int64) {
+        let count = histogram.record(microseconds: Self.microseconds(nanoseconds))
         if count % Self.refreshEvery == 0 { refresh() }
     }
 
@@ -156,11 +161,10 @@ public final class LatencyPercentile: @unchecked Sendable {
     }
 
     private static func nanoseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+        duration.truncatedNanoseconds
     }
 
-    private static func microseconds(_ duration: Duration) -> UInt {
-        UInt(Swift.max(nanoseconds(duration), 0) / 1000)
+    private static func microseconds(_ nanoseconds: Int64) -> UInt {
+        UInt(Swift.max(nanoseconds, 0) / 1000)
     }
 }

@@ -124,11 +124,11 @@ final class RetryLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
     }
 
     init(
-        result: FutureStorage<Value>, policy: RetryPolicy, context: Context, clock: DeadlineClock,
+        result: FutureStorage<Value>, policy: borrowing RetryPolicy, context: Context, clock: DeadlineClock,
         deadline: HeldDeadline?, body: @escaping @Sendable () throws -> Future<Value>
     ) {
         self.result = result
-        self.policy = policy
+        self.policy = copy policy
         self.context = context
         self.clock = clock
         self.deadline = deadline

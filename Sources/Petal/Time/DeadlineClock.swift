@@ -49,6 +49,12 @@ public final class DeadlineClock: Sendable {
         scheduler.now
     }
 
+    /// The clock's time in nanoseconds, for differences only (see
+    /// `DeadlineScheduler.nanosecondsNow`): what calls, latencies and windows are timed by.
+    var nanosecondsNow: Int64 {
+        scheduler.nanosecondsNow
+    }
+
     /// Whether this is a manual clock, which only ``advance(by:)`` and ``advance(to:)`` move.
     public var isManual: Bool {
         scheduler.isManual
