@@ -1,3 +1,5 @@
+import CPetal
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import CPetal
 
 /// One pending deadline: when it is due and what to run then.
 ///
