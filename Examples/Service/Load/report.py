@@ -483,6 +483,15 @@ def summarize(args):
     exit_with(problems)
 
 
+def pairs(args):
+    """The paired table alone (`Scripts/service --only pairs`), from the rounds' lines."""
+    with open(args.pairs) as file:
+        entries = [json.loads(line) for line in file if line.strip()]
+    problems = [problem for entry in entries for problem in entry["problems"]]
+    print(paired_markdown(paired_table(entries), args.rounds, args.duration))
+    exit_with(problems)
+
+
 def main():
     parser, commands = command_parser(__doc__)
     rec = commands.add_parser("record")
@@ -502,6 +511,10 @@ def main():
     pairing.add_argument("--side", nargs=6, action="append", required=True, metavar="ARG")
     pairing.add_argument("--clk-tck", type=int, default=os.sysconf("SC_CLK_TCK"))
     pairing.add_argument("--out", required=True)
+    only_pairs = commands.add_parser("pairs")
+    only_pairs.add_argument("--pairs", required=True)
+    only_pairs.add_argument("--rounds", type=int, required=True)
+    only_pairs.add_argument("--duration", type=int, required=True)
     summary = commands.add_parser("summarize")
     summary.add_argument("--runs", required=True)
     summary.add_argument("--final-stats", required=True)
@@ -512,7 +525,7 @@ def main():
     summary.add_argument("--readme")
     summary.add_argument("--env", action="append", default=[])
     args = parser.parse_args()
-    {"record": record, "pair": pair, "summarize": summarize}[args.command](args)
+    {"record": record, "pair": pair, "pairs": pairs, "summarize": summarize}[args.command](args)
 
 
 if __name__ == "__main__":
