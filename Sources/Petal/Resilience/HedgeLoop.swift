@@ -34,7 +34,7 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
     private let budgetMark: UnsafeRawPointer?
     private let isRetryable: @Sendable (any Error) -> Bool
     /// Failures sent again after a wait (``HedgingPolicy/retry``), and the budget they draw on.
-    private let retry: RetryPolicy?
+    private let retry: RetryPlan?
     private let retryBudget: RetryBudget?
     /// The breaker every copy goes through (``HedgingPolicy/breaker``).
     private let breaker: CircuitBreaker?
@@ -109,9 +109,9 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
         self.budget = budget
         budgetMark = budget?.attemptMark
         isRetryable = policy.isRetryable
-        let retry = policy.retry
+        let retry = policy.retryPlan
         self.retry = retry
-        retryBudget = retry?.budget ?? budget
+        retryBudget = retry?.policy.budget ?? budget
         breaker = policy.breaker
         self.context = context
         self.clock = clock
@@ -337,7 +337,7 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
     /// accepts it and copies and budget remain; the call rejected if the policy declines it, or
     /// with the last error once no copy is left.
     private func copyFailed(_ error: any Error) {
-        if let retry, retry.isRetryable(error) { return retryLater(after: error, under: retry) }
+        if let retry = retry?.policy, retry.isRetryable(error) { return retryLater(after: error, under: retry) }
         guard isRetryable(error) else { return conclude(.rejected, error: error) }
         // Past the deadline no copy starts: this failure is then the last hope's, if no copy is
         // pending.

@@ -127,6 +127,7 @@ public struct RetryPolicy: Sendable {
     /// Reports, as an ``PetalDiagnostic/Kind/adjustedArgument``, each property whose value is out of its range (what
     /// ``delay(beforeAttempt:random:)`` and the retry loop read it as): once per retrying call.
     func reportAdjustments() {
+        guard !isInRange else { return }
         if attempts < 1 {
             PetalDiagnostics.report(
                 .named(.adjustedArgument, "RetryPolicy.attempts"),
@@ -144,6 +145,13 @@ public struct RetryPolicy: Sendable {
                 .named(.adjustedArgument, "RetryPolicy.jitter"),
                 details: ["given": "\(jitter)", "used": "\(Self.unitInterval(jitter, notANumber: 0))"])
         }
+    }
+
+    /// Whether every value is in its range, so that ``reportAdjustments()`` has nothing to say.
+    var isInRange: Bool {
+        let waits = Duration.zero...DeadlineClock.longestWait
+        return attempts >= 1 && waits.contains(initialDelay) && waits.contains(maximumDelay) && multiplier >= 0
+            && (0...1).contains(jitter)
     }
 
     /// `value` clamped to `0...1`, or `notANumber` for NaN.

@@ -167,6 +167,33 @@ struct ResilientHedgingTests {
         #expect(breaker.state == .open)
     }
 
+    @Test("a retry policy out of range is reported on each call, as a hedging policy's values are; one set in range is not")
+    func retryAdjustmentsEachCall() {
+        // A jitter no other test gives, so that reports from tests running meanwhile are not counted.
+        func reported(since start: Int) -> Int {
+            adjustedArguments.events.dropFirst(start).count {
+                $0.parameter == "RetryPolicy.jitter" && $0.given?.hasPrefix("13.25") == true
+            }
+        }
+        let clock = DeadlineClock.manual()
+        var policy = HedgingPolicy(
+            copies: 1, delay: .milliseconds(5),
+            retry: RetryPolicy(attempts: 2, initialDelay: .milliseconds(1), jitter: 13.25))
+        let start = adjustedArguments.events.count
+        for value in 1...2 {
+            #expect(describe(Future.hedging(policy, clock: clock) { .fulfilled(with: value) }.peek()) == "fulfilled(\(value))")
+        }
+        #expect(reported(since: start) == 2)
+        // Set after the policy was made: the new retry policy is the one read and checked.
+        policy.retry = RetryPolicy(attempts: 2, initialDelay: .milliseconds(1), jitter: 0.5)
+        #expect(policy.retry?.jitter == 0.5)
+        let later = adjustedArguments.events.count
+        _ = Future.hedging(policy, clock: clock) { .fulfilled(with: 3) }
+        #expect(reported(since: later) == 0)
+        policy.retry = nil
+        #expect(policy.retry == nil)
+    }
+
     @Test("8 threads, 2,000 calls each, copies answered or failed on other threads: every call resolves once")
     func manyThreads() {
         let budget = RetryBudget(share: 0.5, burst: 100)
