@@ -77,9 +77,15 @@ enum TailRequest {
     }
 
     /// The same in one loop: the retries and the breaker inside the hedged call
-    /// (`HedgingPolicy.retry`, `HedgingPolicy.breaker`), as the example service makes it now.
+    /// (`HedgingPolicy.retry`, `HedgingPolicy.breaker`), as the example service makes it now:
+    /// the breaker on the hedging's clock, so that a call's first copy begins at the reading the
+    /// adaptive delay took (the example's are both real time).
+    private static let fusedBreaker = CircuitBreaker(
+        name: "probe, one loop", policy: CircuitBreakerPolicy(window: .time(.seconds(1), buckets: 10), minimumCalls: 100),
+        clock: clock)
     private static let fusedPolicy = HedgingPolicy(
-        copies: 3, delay: latencies, budget: budget, retry: retryPolicy, breaker: breaker, hedgingWhen: { _ in false })
+        copies: 3, delay: latencies, budget: budget, retry: retryPolicy, breaker: fusedBreaker,
+        hedgingWhen: { _ in false })
 
     /// `count` calls retried, hedged and guarded by one loop; each answered at once.
     static func fusedResilientCall(_ count: Int) {

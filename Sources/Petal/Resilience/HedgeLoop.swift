@@ -38,7 +38,6 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
     private let retryBudget: RetryBudget?
     /// The breaker every copy goes through (``HedgingPolicy/breaker``).
     private let breaker: CircuitBreaker?
-    let context: Context
     let clock: DeadlineClock
     let deadline: HeldDeadline?
     private let body: @Sendable () throws -> Future<Value>
@@ -71,6 +70,9 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
     private var firstLinked: AnyObject?
     /// The other copies counted as dependents and not voted on yet; `nil` until there is one.
     private var laterLinked: [FutureStorage<Value>]?
+    /// Last: a stored property whose size depends on a generic parameter moves every one after
+    /// it to an offset read from the metadata at run time, in this code that is not specialised.
+    let context: Context
 
     /// How a call that ended while bodies were starting resolves.
     ///
