@@ -81,8 +81,8 @@ enum TailRequest {
     /// the breaker on the hedging's clock, so that a call's first copy begins at the reading the
     /// adaptive delay took (the example's are both real time).
     private static let fusedBreaker = CircuitBreaker(
-        name: "probe, one loop", policy: CircuitBreakerPolicy(window: .time(.seconds(1), buckets: 10), minimumCalls: 100),
-        clock: clock)
+        name: "probe, one loop",
+        policy: CircuitBreakerPolicy(window: .time(.seconds(1), buckets: 10), minimumCalls: 100), clock: clock)
     private static let fusedPolicy = HedgingPolicy(
         copies: 3, delay: latencies, budget: budget, retry: retryPolicy, breaker: fusedBreaker,
         hedgingWhen: { _ in false })
