@@ -22,22 +22,14 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
     // `leave`); the variables only under this object's stripe of `StripedLock`; everything
     // else is immutable.
     private let result: FutureStorage<Value>
-    private let copies: Int
+    /// The policy's values and what follows from them (see `HedgingPlan`).
+    private let plan: HedgingPlan
     private let delay: Duration
     /// The policy's adaptive delay, which this call's latency is recorded into, and when the
     /// call began, in `clock`'s nanoseconds (`nil` and 0 for a fixed delay). Nanoseconds, not an
     /// instant: see `DeadlineScheduler.nanosecondsNow`.
     private let latencies: LatencyPercentile?
     private let beganAt: Int64
-    private let budget: RetryBudget?
-    /// `budget`'s note for the copies' bodies (see `RetryBudget+Nesting`).
-    private let budgetMark: UnsafeRawPointer?
-    private let isRetryable: @Sendable (any Error) -> Bool
-    /// Failures sent again after a wait (``HedgingPolicy/retry``), and the budget they draw on.
-    private let retry: RetryPlan?
-    private let retryBudget: RetryBudget?
-    /// The breaker every copy goes through (``HedgingPolicy/breaker``).
-    private let breaker: CircuitBreaker?
     let clock: DeadlineClock
     let deadline: HeldDeadline?
     private let body: @Sendable () throws -> Future<Value>
@@ -96,25 +88,17 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
         deadline: HeldDeadline?, body: @escaping @Sendable () throws -> Future<Value>
     ) {
         self.result = result
-        copies = policy.boundedCopies
-        if let adaptive = policy.adaptiveDelay {
+        let plan = policy.plan
+        self.plan = plan
+        if let adaptive = plan.values.adaptiveDelay {
             latencies = adaptive
             delay = adaptive.delay
             beganAt = clock.nanosecondsNow
         } else {
             latencies = nil
-            delay = policy.boundedDelay
+            delay = plan.delay
             beganAt = 0
         }
-        // Read once: each read of `policy.budget` is a retain and a release.
-        let budget = policy.budget
-        self.budget = budget
-        budgetMark = budget?.attemptMark
-        isRetryable = policy.isRetryable
-        let retry = policy.retryPlan
-        self.retry = retry
-        retryBudget = retry?.policy.budget ?? budget
-        breaker = policy.breaker
         self.context = context
         self.clock = clock
         self.deadline = deadline
@@ -143,7 +127,7 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
             return true
         }
         guard begins else { return notStarted(number) }
-        guard let breaker else { return send() }
+        guard let breaker = plan.values.breaker else { return send() }
         // Through the breaker: refused while it is open, as `breaker.run` refuses.
         let ticket = breaker.admit()
         if ticket >= CircuitBreaker.refused {
@@ -160,7 +144,7 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
     private func send() {
         let copy: Future<Value>
         do {
-            copy = try runningAttempt(of: budgetMark, body)
+            copy = try runningAttempt(of: plan.budgetMark, body)
         } catch {
             guard finishStarting(nil) else { return }
             return copyFailed(error)
@@ -182,7 +166,7 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
     ) {
         let copy: Future<Value>
         do {
-            copy = try runningAttempt(of: budgetMark, body)
+            copy = try runningAttempt(of: plan.budgetMark, body)
         } catch {
             breaker.finish(ticket, kind: .rejected, error: error, since: start, refusal: nil)
             guard finishStarting(nil) else { return }
@@ -257,9 +241,9 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
     /// context dropped it): nothing was sent, so an extra copy gives its token back.
     private func notStarted(_ number: Int) {
         if number > 1 {
-            budget?.giveBack()
+            plan.values.budget?.giveBack()
         } else if number < 0 {
-            retryBudget?.giveBack()
+            plan.retryBudget?.giveBack()
         }
     }
 
@@ -309,7 +293,7 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
         // A copy due at or after the deadline would not start: no timer for it.
         if let deadline, deadline.isPassed(after: delay) { return }
         let entry = DeadlineEntry(deadline: clock.now + delay) { self.hedge() }
-        let scheduling = schedule(entry, if: { !over && started < copies && wait == nil }, remember: { wait = $0 })
+        let scheduling = schedule(entry, if: { !over && started < plan.copies && wait == nil }, remember: { wait = $0 })
         // No timer thread: no hedge can start in time, but the copies running may still answer.
         if case .failed = scheduling {
             PetalDiagnostics.report(
@@ -324,13 +308,13 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
         let late = isPastDeadline
         let number = withLock { () -> Int? in
             wait = nil
-            guard !over, started < copies, !late else { return nil }
+            guard !over, started < plan.copies, !late else { return nil }
             started += 1
             live += 1
             return started
         }
         guard let number else { return }
-        guard budget?.withdraw() ?? true else { return refused(number) }
+        guard plan.values.budget?.withdraw() ?? true else { return refused(number) }
         execute(number)
     }
 
@@ -339,8 +323,8 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
     /// accepts it and copies and budget remain; the call rejected if the policy declines it, or
     /// with the last error once no copy is left.
     private func copyFailed(_ error: any Error) {
-        if let retry = retry?.policy, retry.isRetryable(error) { return retryLater(after: error, under: retry) }
-        guard isRetryable(error) else { return conclude(.rejected, error: error) }
+        if let retry = plan.values.retry, retry.isRetryable(error) { return retryLater(after: error, under: retry) }
+        guard plan.values.isRetryable(error) else { return conclude(.rejected, error: error) }
         // Past the deadline no copy starts: this failure is then the last hope's, if no copy is
         // pending.
         let late = isPastDeadline
@@ -349,7 +333,7 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
             lastError = error
             live -= 1
             guard !over else { return (nil, false) }
-            guard started < copies, !late else { return (nil, live == 0) }
+            guard started < plan.copies, !late else { return (nil, live == 0) }
             started += 1
             live += 1
             return (started, false)
@@ -358,7 +342,7 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
             if next.last { conclude(.rejected, error: error) }
             return
         }
-        guard budget?.withdraw() ?? true else { return refused(number) }
+        guard plan.values.budget?.withdraw() ?? true else { return refused(number) }
         // The next copy starts now, sooner than its timer: the timer goes (the copy schedules
         // the one for the copy after it).
         let timer = withLock { () -> DeadlineEntry? in
@@ -394,7 +378,7 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
         let delay = retry.delay(beforeAttempt: 1 - number, random: Double.random(in: 0..<1))
         // A retry that could not begin before the deadline takes no token.
         if let deadline, deadline.isPassed(after: delay) { return refused(number) }
-        guard retryBudget?.withdraw() ?? true else { return refused(number) }
+        guard plan.retryBudget?.withdraw() ?? true else { return refused(number) }
         guard delay > .zero else { return execute(number) }
         let entry = DeadlineEntry(deadline: clock.now + delay) { self.retryDue(number) }
         switch schedule(entry, if: { !over && retryWait == nil }, remember: { retryWait = $0 }) {
@@ -455,7 +439,7 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
         if let timer { _ = clock.scheduler.cancel(timer) }
         // A retry whose wait is taken out never begins: its token comes back (one the timer
         // took runs, and finds the call over).
-        if let retryTimer, clock.scheduler.cancel(retryTimer) { retryBudget?.giveBack() }
+        if let retryTimer, clock.scheduler.cancel(retryTimer) { plan.retryBudget?.giveBack() }
         if let latencies { record(kind, into: latencies) }
         // Votes on copies that resolved already (the winner among them) change nothing.
         if let first { unsafeDowncast(first, to: FutureStorage<Value>.self).receiveVote() }

@@ -16,21 +16,36 @@
 public struct HedgingPolicy: Sendable {
     /// How many copies at most, the first included. Below 1: one copy and no hedge; above
     /// ``maximumCopies``: that many. Both are reported when hedging starts.
-    public var copies: Int
+    public var copies: Int {
+        get { plan.values.copies }
+        set { update { $0.copies = newValue } }
+    }
     /// How long each copy has before the next starts, unless ``adaptiveDelay`` is set. Negative:
     /// no wait (every copy at once); longer than ``DeadlineClock/longestWait``: that. Both are
     /// reported when hedging starts.
-    public var delay: Duration
+    public var delay: Duration {
+        get { plan.values.delay }
+        set { update { $0.delay = newValue } }
+    }
     /// A delay that follows the latency: when set, each hedged call waits ``LatencyPercentile/delay``
     /// as it is when the call begins (in place of ``delay``), and records its own latency there.
-    public var adaptiveDelay: LatencyPercentile?
+    public var adaptiveDelay: LatencyPercentile? {
+        get { plan.values.adaptiveDelay }
+        set { update { $0.adaptiveDelay = newValue } }
+    }
     /// Bounds the extra copies of every call that shares it, together with the retries of every
     /// ``RetryPolicy`` that shares it; `nil` for no bound beyond ``copies``.
-    public var budget: RetryBudget?
+    public var budget: RetryBudget? {
+        get { plan.values.budget }
+        set { update { $0.budget = newValue } }
+    }
     /// Whether a copy rejected with the error lets the next copy start at once (without waiting
     /// for the delay); by default every rejection does. A rejection it declines ends the hedged
     /// call with that error, and the other copies are asked to stop.
-    public var isRetryable: @Sendable (any Error) -> Bool
+    public var isRetryable: @Sendable (any Error) -> Bool {
+        get { plan.values.isRetryable }
+        set { update { $0.isRetryable = newValue } }
+    }
     /// Failures sent again after a wait, in the same hedged call: a copy rejected with an
     /// error this policy accepts is sent again after its ``RetryPolicy/delay(beforeAttempt:random:)``,
     /// up to ``RetryPolicy/attempts`` sends in all (less the first), each retry drawn from its
@@ -42,17 +57,26 @@ public struct HedgingPolicy: Sendable {
     /// At most one retry waits at a time: a copy that fails while another's retry waits is not
     /// sent again.
     public var retry: RetryPolicy? {
-        get { retryPlan?.policy }
-        set { retryPlan = newValue.map(RetryPlan.init) }
+        get { plan.values.retry }
+        set { update { $0.retry = newValue } }
     }
-    /// ``retry``, kept in a shared object: a hedged call takes it with one retain, not a copy
-    /// of the policy's closure and budget, and learns with one load whether it needs reporting.
-    private(set) var retryPlan: RetryPlan?
     /// The circuit breaker every copy goes through, as `breaker.run { ... }` inside the hedged
     /// call would: each copy, retries included, is let through or refused (with a
     /// ``CircuitBreakerOpenError``, a rejection ``isRetryable`` and ``retry`` see like any
     /// other), and its outcome counted; `nil` (the default) for none.
-    public var breaker: CircuitBreaker?
+    public var breaker: CircuitBreaker? {
+        get { plan.values.breaker }
+        set { update { $0.breaker = newValue } }
+    }
+
+    /// The values, shared by every copy of this policy, and what a call derives from them.
+    private(set) var plan: HedgingPlan
+
+    private mutating func update(_ change: (inout HedgingPlan.Values) -> Void) {
+        var values = plan.values
+        change(&values)
+        plan = HedgingPlan(values)
+    }
 
     /// The most copies of one call: a larger ``copies`` is read as this (gRPC caps its attempts
     /// at five; a call sent more than eight times is a load test, not a hedge).
@@ -71,12 +95,9 @@ public struct HedgingPolicy: Sendable {
         copies: Int, delay: Duration, budget: RetryBudget? = nil, retry: RetryPolicy? = nil,
         breaker: CircuitBreaker? = nil, hedgingWhen isRetryable: @escaping @Sendable (any Error) -> Bool = { _ in true }
     ) {
-        self.copies = copies
-        self.delay = delay
-        self.budget = budget
-        retryPlan = retry.map(RetryPlan.init)
-        self.breaker = breaker
-        self.isRetryable = isRetryable
+        plan = HedgingPlan(
+            HedgingPlan.Values(
+                copies: copies, delay: delay, budget: budget, isRetryable: isRetryable, retry: retry, breaker: breaker))
     }
 
     /// A policy of up to `copies` copies, each started when the one before has waited the
@@ -95,25 +116,16 @@ public struct HedgingPolicy: Sendable {
         copies: Int, delay latencies: LatencyPercentile, budget: RetryBudget? = nil, retry: RetryPolicy? = nil,
         breaker: CircuitBreaker? = nil, hedgingWhen isRetryable: @escaping @Sendable (any Error) -> Bool = { _ in true }
     ) {
-        self.init(
-            copies: copies, delay: latencies.ceiling, budget: budget, retry: retry, breaker: breaker,
-            hedgingWhen: isRetryable)
-        adaptiveDelay = latencies
-    }
-
-    /// ``copies`` brought into `1...maximumCopies`.
-    var boundedCopies: Int {
-        Swift.min(Swift.max(copies, 1), Self.maximumCopies)
-    }
-
-    /// ``delay`` brought into `0...DeadlineClock.longestWait`.
-    var boundedDelay: Duration {
-        Swift.min(Swift.max(delay, .zero), DeadlineClock.longestWait)
+        plan = HedgingPlan(
+            HedgingPlan.Values(
+                copies: copies, delay: latencies.ceiling, adaptiveDelay: latencies, budget: budget,
+                isRetryable: isRetryable, retry: retry, breaker: breaker))
     }
 
     /// Reports, as an ``PetalDiagnostic/Kind/adjustedArgument``, each property whose value is out
     /// of its range: once per hedged call.
     func reportAdjustments() {
+        guard !plan.isInRange else { return }
         if copies < 1 {
             PetalDiagnostics.report(
                 .named(.adjustedArgument, "HedgingPolicy.copies"),
@@ -124,21 +136,6 @@ public struct HedgingPolicy: Sendable {
                 details: ["given": "\(copies)", "used": "\(Self.maximumCopies) (HedgingPolicy.maximumCopies)"])
         }
         if adaptiveDelay == nil { Self.reportAdjustment(of: delay, as: "HedgingPolicy.delay") }
-        if let retryPlan, !retryPlan.isInRange { retryPlan.policy.reportAdjustments() }
-    }
-}
-
-/// A ``RetryPolicy`` a ``HedgingPolicy`` carries, with whether it is in range, decided once.
-///
-/// Why: a policy is made once and used by every call, and the retry policy's checks and the
-/// copies of its closure and budget were, per hedged call, about 500 instructions in callgrind.
-final class RetryPlan: Sendable {
-    let policy: RetryPolicy
-    /// Whether every value of `policy` is in its range: nothing to report.
-    let isInRange: Bool
-
-    init(_ policy: RetryPolicy) {
-        self.policy = policy
-        isInRange = policy.isInRange
+        retry?.reportAdjustments()
     }
 }

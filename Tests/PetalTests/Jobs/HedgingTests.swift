@@ -296,4 +296,33 @@ struct HedgingTests {
         let huge = RetryBudget(share: .infinity)
         #expect(huge.share == Double(HedgingPolicy.maximumCopies))
     }
+
+    @Test("a policy is a value: a property set on a copy changes that copy only, and is what its calls read")
+    func policyIsAValue() {
+        let original = HedgingPolicy(copies: 2, delay: .milliseconds(5))
+        var changed = original
+        changed.copies = -7
+        changed.delay = .seconds(-2)
+        changed.breaker = CircuitBreaker(name: "value")
+        changed.retry = RetryPolicy(attempts: 2)
+        #expect(original.copies == 2 && original.delay == .milliseconds(5))
+        #expect(original.breaker == nil && original.retry == nil)
+        #expect(changed.copies == -7 && changed.delay == .seconds(-2))
+        #expect(changed.breaker?.name == "value" && changed.retry?.attempts == 2)
+        let start = adjustedArguments.events.count
+        let copies = Copies()
+        _ = Future.hedging(changed) { copies.start() }
+        // Seven copies below one: one copy, and a delay below zero reported with it.
+        #expect(copies.count == 1)
+        #expect(adjustmentReported("HedgingPolicy.copies", given: "-7", since: start))
+        #expect(adjustmentReported("HedgingPolicy.delay", given: "-2", since: start))
+        copies.cancelPending()
+        changed.copies = 2
+        changed.delay = .milliseconds(5)
+        let later = adjustedArguments.events.count
+        let again = Copies()
+        _ = Future.hedging(changed) { again.start() }
+        again.cancelPending()
+        #expect(!adjustedArguments.events.dropFirst(later).contains { $0.given?.hasPrefix("-7") == true })
+    }
 }
