@@ -330,7 +330,15 @@ public final class CircuitBreaker: @unchecked Sendable {
         _ ticket: Ticket, kind: OutcomeKind, error: (any Error)?, since start: Int64,
         refusal: FutureTimeoutError?
     ) {
-        let end = nanosecondsNow
+        finish(ticket, kind: kind, error: error, since: start, until: nanosecondsNow, refusal: refusal)
+    }
+
+    /// ``finish(_:kind:error:since:refusal:)`` for a call that ended at `end`, read by the
+    /// caller (a hedged call shares its reading with its latency's).
+    func finish(
+        _ ticket: Ticket, kind: OutcomeKind, error: (any Error)?, since start: Int64, until end: Int64,
+        refusal: FutureTimeoutError?
+    ) {
         var outcome = classify(kind, error, refusal: refusal)
         let longEnough = end &- start >= slowCallNanoseconds
         // Given up on after it had run slow: no answer, but a slow call (a hang's only sign).

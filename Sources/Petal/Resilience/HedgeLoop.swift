@@ -62,6 +62,10 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
     private var firstLinked: AnyObject?
     /// The other copies counted as dependents and not voted on yet; `nil` until there is one.
     private var laterLinked: [FutureStorage<Value>]?
+    /// The breaker's ticket of the first copy and when it began (see `decideCounted`): written
+    /// once, before the copy's subscription, by the thread that sends it.
+    private var firstTicket: CircuitBreaker.Ticket = 0
+    private var firstStart: Int64 = 0
     /// Last: a stored property whose size depends on a generic parameter moves every one after
     /// it to an offset read from the metadata at run time, in this code that is not specialised.
     let context: Context
@@ -183,9 +187,33 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
             watch(shield.storage)
             return scheduleNextCopy()
         }
+        if number == 1 {
+            // Kept here rather than in a closure: the first copy's count allocates nothing.
+            // Written before the subscription that publishes them to the thread that reads them.
+            firstTicket = ticket
+            firstStart = start
+        }
         guard finishStarting(copy.storage) else { return }
-        watch(copy.storage, countedBy: breaker, ticket: ticket, since: start)
+        if number == 1 {
+            copy.storage.subscribe(.step { copy, kind in self.decideCounted(copy, kind) })
+        } else {
+            watch(copy.storage, countedBy: breaker, ticket: ticket, since: start)
+        }
         scheduleNextCopy()
+    }
+
+    /// The first copy, let through by the breaker, resolved: counted there with the ticket and
+    /// start kept in `firstTicket` and `firstStart`, then decided as any copy.
+    ///
+    /// One reading of the time serves both the breaker and the latency when they keep the same
+    /// clock (as they share the start, see `run`).
+    private func decideCounted(_ copy: FutureStorage<Value>, _ kind: OutcomeKind) {
+        let error = kind == .rejected ? copy.observedError : nil
+        let breaker = plan.values.breaker.unsafelyUnwrapped
+        let end = breaker.nanosecondsNow
+        breaker.finish(firstTicket, kind: kind, error: error, since: firstStart, until: end, refusal: nil)
+        guard kind != .rejected else { return decide(copy, kind, error: error) }
+        conclude(kind, copying: copy, endedAt: latencies != nil && breaker.clock === clock ? end : nil)
     }
 
     /// A copy that `breaker` let through was resolved at once, past the request's deadline:
@@ -416,7 +444,12 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
     /// `kind` and `error`: no copy begins after this, the next copy's timer is taken out, and
     /// every linked copy gets its vote, on this thread, before the result resolves: here, or, if
     /// bodies are still starting, when the last of them has voted on its own copy.
-    private func conclude(_ kind: OutcomeKind, copying source: FutureStorage<Value>? = nil, error: (any Error)? = nil) {
+    ///
+    /// `endedAt`: the time now on `clock`, if the caller has read it.
+    private func conclude(
+        _ kind: OutcomeKind, copying source: FutureStorage<Value>? = nil, error: (any Error)? = nil,
+        endedAt: Int64? = nil
+    ) {
         // Taken into locals rather than returned: see `End`.
         var first: AnyObject?
         var later: [FutureStorage<Value>]?
@@ -440,7 +473,7 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
         // A retry whose wait is taken out never begins: its token comes back (one the timer
         // took runs, and finds the call over).
         if let retryTimer, clock.scheduler.cancel(retryTimer) { plan.retryBudget?.giveBack() }
-        if let latencies { record(kind, into: latencies) }
+        if let latencies { record(kind, into: latencies, endedAt: endedAt ?? clock.nanosecondsNow) }
         // Votes on copies that resolved already (the winner among them) change nothing.
         if let first { unsafeDowncast(first, to: FutureStorage<Value>.self).receiveVote() }
         if let later {
@@ -454,8 +487,8 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
     /// to be at least this), or when it ended otherwise after waiting at least the delay (a
     /// latency at least this long: the first copy was still pending). A call that failed or was
     /// stopped sooner tells nothing about how long its copy would have taken.
-    private func record(_ kind: OutcomeKind, into latencies: LatencyPercentile) {
-        let elapsed = clock.nanosecondsNow &- beganAt
+    private func record(_ kind: OutcomeKind, into latencies: LatencyPercentile, endedAt end: Int64) {
+        let elapsed = end &- beganAt
         if kind == .fulfilled || elapsed >= delay.truncatedNanoseconds { latencies.record(nanoseconds: elapsed) }
     }
 
