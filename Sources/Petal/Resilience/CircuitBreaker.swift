@@ -225,7 +225,7 @@ public final class CircuitBreaker: @unchecked Sendable {
         do {
             operation = try body()
         } catch {
-            finish(ticket, kind: .rejected, error: error, since: start, refusal: nil)
+            finish(ticket, kind: .rejected, error: error, since: start)
             return .rejected(with: error)
         }
         // Only a future rejected before `body` returned can be the deadline's refusal; later,
@@ -255,7 +255,7 @@ public final class CircuitBreaker: @unchecked Sendable {
             .step { [self] storage, kind in
                 let error: (any Error)? =
                     if kind == .rejected, case .rejected(let error) = storage.snapshot() { error } else { nil }
-                finish(ticket, kind: kind, error: error, since: start, refusal: nil)
+                finish(ticket, kind: kind, error: error, since: start)
             })
     }
 
@@ -324,22 +324,35 @@ public final class CircuitBreaker: @unchecked Sendable {
         refusal(for: Self.refused | 1 << 62 | Ticket(retryTick &- nowTick))
     }
 
-    /// Counts the outcome of a call let through with `ticket`, which started at `start`.
+    /// Counts the outcome of a call let through with `ticket`, which started at `start`;
+    /// `refusal`, a request's deadline that refused it at once (see ``run(on:_:)``), if one did.
     @usableFromInline
     func finish(
         _ ticket: Ticket, kind: OutcomeKind, error: (any Error)?, since start: Int64,
         refusal: FutureTimeoutError?
     ) {
-        finish(ticket, kind: kind, error: error, since: start, until: nanosecondsNow, refusal: refusal)
+        let refused = refusal.map { refusal in (error as? FutureTimeoutError)?.deadline == refusal.deadline } ?? false
+        let outcome = kind == .rejected && refused ? .ignored : classify(kind, error)
+        count(outcome, ticket: ticket, since: start, until: nanosecondsNow)
     }
 
-    /// ``finish(_:kind:error:since:refusal:)`` for a call that ended at `end`, read by the
-    /// caller (a hedged call shares its reading with its latency's).
-    func finish(
-        _ ticket: Ticket, kind: OutcomeKind, error: (any Error)?, since start: Int64, until end: Int64,
-        refusal: FutureTimeoutError?
-    ) {
-        var outcome = classify(kind, error, refusal: refusal)
+    /// Counts the outcome of a call let through with `ticket`, which started at `start` and
+    /// ended now.
+    @usableFromInline
+    func finish(_ ticket: Ticket, kind: OutcomeKind, error: (any Error)?, since start: Int64) {
+        finish(ticket, kind: kind, error: error, since: start, until: nanosecondsNow)
+    }
+
+    /// Counts the outcome of a call let through with `ticket`, which started at `start` and
+    /// ended at `end`, read by the caller (a hedged call shares its reading with its latency's).
+    /// No refusal to compare with: an optional error that holds an instant is copied through
+    /// value witnesses, which the path every answered call takes should not pay for.
+    func finish(_ ticket: Ticket, kind: OutcomeKind, error: (any Error)?, since start: Int64, until end: Int64) {
+        count(classify(kind, error), ticket: ticket, since: start, until: end)
+    }
+
+    private func count(_ outcome: BreakerOutcome, ticket: Ticket, since start: Int64, until end: Int64) {
+        var outcome = outcome
         let longEnough = end &- start >= slowCallNanoseconds
         // Given up on after it had run slow: no answer, but a slow call (a hang's only sign).
         // A refusal ends at once, so it is never long enough to count.
@@ -354,7 +367,9 @@ public final class CircuitBreaker: @unchecked Sendable {
         }
     }
 
-    private func classify(_ kind: OutcomeKind, _ error: (any Error)?, refusal: FutureTimeoutError?) -> BreakerOutcome {
+    /// What a call's outcome says of the backend. A rejection the request's deadline made is
+    /// told apart by the caller (see ``finish(_:kind:error:since:refusal:)``).
+    private func classify(_ kind: OutcomeKind, _ error: (any Error)?) -> BreakerOutcome {
         switch kind {
         case .fulfilled: return .success
         case .cancelled: return .ignored
@@ -363,9 +378,6 @@ public final class CircuitBreaker: @unchecked Sendable {
             if error is ConcurrencyLimitExceededError || error is CircuitBreakerOpenError
                 || error is FutureCancelledError
             {
-                return .ignored
-            }
-            if let refusal, let timeout = error as? FutureTimeoutError, timeout.deadline == refusal.deadline {
                 return .ignored
             }
             return isFailure(error) ? .failure : .success

@@ -172,7 +172,7 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
         do {
             copy = try runningAttempt(of: plan.budgetMark, body)
         } catch {
-            breaker.finish(ticket, kind: .rejected, error: error, since: start, refusal: nil)
+            breaker.finish(ticket, kind: .rejected, error: error, since: start)
             guard finishStarting(nil) else { return }
             return copyFailed(error)
         }
@@ -211,7 +211,7 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
         let error = kind == .rejected ? copy.observedError : nil
         let breaker = plan.values.breaker.unsafelyUnwrapped
         let end = breaker.nanosecondsNow
-        breaker.finish(firstTicket, kind: kind, error: error, since: firstStart, until: end, refusal: nil)
+        breaker.finish(firstTicket, kind: kind, error: error, since: firstStart, until: end)
         guard kind != .rejected else { return decide(copy, kind, error: error) }
         conclude(kind, copying: copy, endedAt: latencies != nil && breaker.clock === clock ? end : nil)
     }
@@ -253,7 +253,7 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
         copy.subscribe(
             .step { copy, kind in
                 let error = kind == .rejected ? copy.observedError : nil
-                breaker.finish(ticket, kind: kind, error: error, since: start, refusal: nil)
+                breaker.finish(ticket, kind: kind, error: error, since: start)
                 self.decide(copy, kind, error: error)
             })
     }
