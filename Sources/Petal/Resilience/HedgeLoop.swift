@@ -23,16 +23,16 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
     // else is immutable.
     private let result: FutureStorage<Value>
     /// The policy's values and what follows from them (see `HedgingPlan`).
-    private let plan: HedgingPlan
+    let plan: HedgingPlan
     private let delay: Duration
     /// The policy's adaptive delay, which this call's latency is recorded into, and when the
     /// call began, in `clock`'s nanoseconds (`nil` and 0 for a fixed delay). Nanoseconds, not an
     /// instant: see `DeadlineScheduler.nanosecondsNow`.
-    private let latencies: LatencyPercentile?
+    let latencies: LatencyPercentile?
     private let beganAt: Int64
     let clock: DeadlineClock
     let deadline: HeldDeadline?
-    private let body: @Sendable () throws -> Future<Value>
+    let body: @Sendable () throws -> Future<Value>
     /// Copies begun or about to begin (counted when decided, so that the timer and a rejection
     /// never start the same copy twice). The first copy is decided by the call itself.
     private var started = 1
@@ -64,8 +64,8 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
     private var laterLinked: [FutureStorage<Value>]?
     /// The breaker's ticket of the first copy and when it began (see `decideCounted`): written
     /// once, before the copy's subscription, by the thread that sends it.
-    private var firstTicket: CircuitBreaker.Ticket = 0
-    private var firstStart: Int64 = 0
+    var firstTicket: CircuitBreaker.Ticket = 0
+    var firstStart: Int64 = 0
     /// Last: a stored property whose size depends on a generic parameter moves every one after
     /// it to an offset read from the metadata at run time, in this code that is not specialised.
     let context: Context
@@ -160,107 +160,16 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
         scheduleNextCopy()
     }
 
-    /// Sends a copy that has begun and that `breaker` let through with `ticket` at `start`, and
-    /// watches it; its outcome is counted by the breaker before the loop reads it. A trial is
-    /// the breaker's own probe (see `CircuitBreaker.probe`): the loop watches, and asks, the
-    /// future that shields it.
-    private func send(
-        _ number: Int, through breaker: CircuitBreaker, ticket: CircuitBreaker.Ticket,
-        since start: Int64
-    ) {
-        let copy: Future<Value>
-        do {
-            copy = try runningAttempt(of: plan.budgetMark, body)
-        } catch {
-            breaker.finish(ticket, kind: .rejected, error: error, since: start)
-            guard finishStarting(nil) else { return }
-            return copyFailed(error)
-        }
-        // A copy refused at once by the request's deadline (a layer inside `body`) tells the
-        // breaker nothing about the backend.
-        if let deadline, copy.isResolved, deadline.hasPassed {
-            return refusedAtOnce(copy.storage, by: deadline, through: breaker, ticket: ticket, since: start)
-        }
-        if ticket & 1 != 0 {
-            let shield = breaker.probe(copy, ticket: ticket, since: start)
-            guard finishStarting(shield.storage) else { return }
-            watch(shield.storage)
-            return scheduleNextCopy()
-        }
-        if number == 1 {
-            // Kept here rather than in a closure: the first copy's count allocates nothing.
-            // Written before the subscription that publishes them to the thread that reads them.
-            firstTicket = ticket
-            firstStart = start
-        }
-        guard finishStarting(copy.storage) else { return }
-        if number == 1 {
-            copy.storage.subscribe(.step { copy, kind in self.decideCounted(copy, kind) })
-        } else {
-            watch(copy.storage, countedBy: breaker, ticket: ticket, since: start)
-        }
-        scheduleNextCopy()
-    }
-
-    /// The first copy, let through by the breaker, resolved: counted there with the ticket and
-    /// start kept in `firstTicket` and `firstStart`, then decided as any copy.
-    ///
-    /// One reading of the time serves both the breaker and the latency when they keep the same
-    /// clock (as they share the start, see `run`).
-    private func decideCounted(_ copy: FutureStorage<Value>, _ kind: OutcomeKind) {
-        let error = kind == .rejected ? copy.observedError : nil
-        let breaker = plan.values.breaker.unsafelyUnwrapped
-        let end = breaker.nanosecondsNow
-        breaker.finish(firstTicket, kind: kind, error: error, since: firstStart, until: end)
-        guard kind != .rejected else { return decide(copy, kind, error: error) }
-        conclude(kind, copying: copy, endedAt: latencies != nil && breaker.clock === clock ? end : nil)
-    }
-
-    /// A copy that `breaker` let through was resolved at once, past the request's deadline:
-    /// counted as the deadline's refusal, then watched as any copy.
-    ///
-    /// A function of its own, never inlined: the outcome it reads has a size that depends on
-    /// `Value`, and a caller holding one looks `Outcome<Value>`'s metadata up on entry, whether
-    /// or not it takes this path (callgrind: about 325 instructions on every call through a
-    /// breaker).
-    @inline(never)
-    private func refusedAtOnce(
-        _ copy: FutureStorage<Value>, by deadline: HeldDeadline, through breaker: CircuitBreaker,
-        ticket: CircuitBreaker.Ticket, since start: Int64
-    ) {
-        let outcome = copy.snapshot()
-        breaker.finish(
-            ticket, kind: outcome?.kind ?? .rejected, error: outcome?.error, since: start,
-            refusal: deadline.exceededError)
-        guard finishStarting(copy) else { return }
-        watch(copy)
-        scheduleNextCopy()
-    }
-
     /// Subscribes to a copy that was sent: its outcome decides the call or, rejected, is a
     /// failure to hedge or retry. A step, handed the copy and its kind: no `Outcome` is built
     /// (unspecialised here, each would look its metadata up at run time).
-    private func watch(_ copy: FutureStorage<Value>) {
+    func watch(_ copy: FutureStorage<Value>) {
         copy.subscribe(.step { copy, kind in self.decide(copy, kind, error: nil) })
-    }
-
-    /// ``watch(_:)`` for a copy `breaker` let through with `ticket` at `start`: its outcome is
-    /// counted there first, on the same subscription.
-    private func watch(
-        _ copy: FutureStorage<Value>, countedBy breaker: CircuitBreaker, ticket: CircuitBreaker.Ticket,
-        since start: Int64
-    ) {
-        copy.subscribe(
-            .step { copy, kind in
-                let error = kind == .rejected ? copy.observedError : nil
-                breaker.finish(ticket, kind: kind, error: error, since: start)
-                self.decide(copy, kind, error: error)
-            })
     }
 
     /// A copy resolved: fulfilled or cancelled, it decides the call; rejected (with `error`,
     /// read here if the caller did not), it is a failure to hedge or retry.
-    private func decide(_ copy: FutureStorage<Value>, _ kind: OutcomeKind, error: (any Error)?) {
+    func decide(_ copy: FutureStorage<Value>, _ kind: OutcomeKind, error: (any Error)?) {
         guard kind == .rejected else { return conclude(kind, copying: copy) }
         copyFailed(error ?? copy.observedError ?? FutureCancelledError(indirectError: nil))
     }
@@ -279,7 +188,7 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
     /// call as a dependent if it can be asked; it is kept for the call's vote, or, if the call
     /// is over, voted on now, before this thread leaves and so before the result resolves.
     /// Returns whether the call goes on.
-    private func finishStarting(_ copy: FutureStorage<Value>?) -> Bool {
+    func finishStarting(_ copy: FutureStorage<Value>?) -> Bool {
         // Counted outside the lock: a compare-and-swap on the copy's own record.
         var linked: FutureStorage<Value>?
         if let copy, copy.propagatesRequests, copy.addDependent() { linked = copy }
@@ -316,7 +225,7 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
     }
 
     /// The timer of the next copy; nothing if the call is over or every copy has started.
-    private func scheduleNextCopy() {
+    func scheduleNextCopy() {
         guard delay > .zero else { return hedge() }
         // A copy due at or after the deadline would not start: no timer for it.
         if let deadline, deadline.isPassed(after: delay) { return }
@@ -350,7 +259,7 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
     /// accepts the error (see `retryLater`); else the next copy at once if the hedging policy
     /// accepts it and copies and budget remain; the call rejected if the policy declines it, or
     /// with the last error once no copy is left.
-    private func copyFailed(_ error: any Error) {
+    func copyFailed(_ error: any Error) {
         if let retry = plan.values.retry, retry.isRetryable(error) { return retryLater(after: error, under: retry) }
         guard plan.values.isRetryable(error) else { return conclude(.rejected, error: error) }
         // Past the deadline no copy starts: this failure is then the last hope's, if no copy is
@@ -446,7 +355,7 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
     /// bodies are still starting, when the last of them has voted on its own copy.
     ///
     /// `endedAt`: the time now on `clock`, if the caller has read it.
-    private func conclude(
+    func conclude(
         _ kind: OutcomeKind, copying source: FutureStorage<Value>? = nil, error: (any Error)? = nil,
         endedAt: Int64? = nil
     ) {
