@@ -8,7 +8,7 @@
 /// (callgrind, a hedged call with a retry and a breaker: about 800 instructions in all). A
 /// call now takes the plan with one retain, and checks whether it needs reporting with one load.
 ///
-/// Immutable: setting a property of the policy makes a new plan (copy on write).
+/// Immutable: setting a property of the policy makes a new plan.
 final class HedgingPlan: @unchecked Sendable {
     // @unchecked: every property is a `let` of a `Sendable` type but `budgetMark`, an address
     // used only as an identity (compared, never read through), of a budget `values` holds.

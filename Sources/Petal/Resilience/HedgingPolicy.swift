@@ -16,36 +16,21 @@
 public struct HedgingPolicy: Sendable {
     /// How many copies at most, the first included. Below 1: one copy and no hedge; above
     /// ``maximumCopies``: that many. Both are reported when hedging starts.
-    public var copies: Int {
-        get { plan.values.copies }
-        set { update { $0.copies = newValue } }
-    }
+    public var copies: Int { didSet { replan() } }
     /// How long each copy has before the next starts, unless ``adaptiveDelay`` is set. Negative:
     /// no wait (every copy at once); longer than ``DeadlineClock/longestWait``: that. Both are
     /// reported when hedging starts.
-    public var delay: Duration {
-        get { plan.values.delay }
-        set { update { $0.delay = newValue } }
-    }
+    public var delay: Duration { didSet { replan() } }
     /// A delay that follows the latency: when set, each hedged call waits ``LatencyPercentile/delay``
     /// as it is when the call begins (in place of ``delay``), and records its own latency there.
-    public var adaptiveDelay: LatencyPercentile? {
-        get { plan.values.adaptiveDelay }
-        set { update { $0.adaptiveDelay = newValue } }
-    }
+    public var adaptiveDelay: LatencyPercentile? { didSet { replan() } }
     /// Bounds the extra copies of every call that shares it, together with the retries of every
     /// ``RetryPolicy`` that shares it; `nil` for no bound beyond ``copies``.
-    public var budget: RetryBudget? {
-        get { plan.values.budget }
-        set { update { $0.budget = newValue } }
-    }
+    public var budget: RetryBudget? { didSet { replan() } }
     /// Whether a copy rejected with the error lets the next copy start at once (without waiting
     /// for the delay); by default every rejection does. A rejection it declines ends the hedged
     /// call with that error, and the other copies are asked to stop.
-    public var isRetryable: @Sendable (any Error) -> Bool {
-        get { plan.values.isRetryable }
-        set { update { $0.isRetryable = newValue } }
-    }
+    public var isRetryable: @Sendable (any Error) -> Bool { didSet { replan() } }
     /// Failures sent again after a wait, in the same hedged call: a copy rejected with an
     /// error this policy accepts is sent again after its ``RetryPolicy/delay(beforeAttempt:random:)``,
     /// up to ``RetryPolicy/attempts`` sends in all (less the first), each retry drawn from its
@@ -56,25 +41,31 @@ public struct HedgingPolicy: Sendable {
     /// result, one subscription per copy, one timer at a time (see <doc:CircuitBreakers>).
     /// At most one retry waits at a time: a copy that fails while another's retry waits is not
     /// sent again.
-    public var retry: RetryPolicy? {
-        get { plan.values.retry }
-        set { update { $0.retry = newValue } }
-    }
+    public var retry: RetryPolicy? { didSet { replan() } }
     /// The circuit breaker every copy goes through, as `breaker.run { ... }` inside the hedged
     /// call would: each copy, retries included, is let through or refused (with a
     /// ``CircuitBreakerOpenError``, a rejection ``isRetryable`` and ``retry`` see like any
     /// other), and its outcome counted; `nil` (the default) for none.
-    public var breaker: CircuitBreaker? {
-        get { plan.values.breaker }
-        set { update { $0.breaker = newValue } }
-    }
+    public var breaker: CircuitBreaker? { didSet { replan() } }
 
-    /// The values, shared by every copy of this policy, and what a call derives from them.
+    /// The values again, in one object shared by every copy of this policy, with what a call
+    /// derives from them: what a hedged call reads (see `HedgingPlan`). Made again when a
+    /// property is set.
     private(set) var plan: HedgingPlan
 
-    private mutating func update(_ change: (inout HedgingPlan.Values) -> Void) {
-        var values = plan.values
-        change(&values)
+    private mutating func replan() {
+        plan = HedgingPlan(
+            HedgingPlan.Values(
+                copies: copies, delay: delay, adaptiveDelay: adaptiveDelay, budget: budget, isRetryable: isRetryable,
+                retry: retry, breaker: breaker))
+    }
+
+    /// A policy of `values`.
+    private init(_ values: HedgingPlan.Values) {
+        (copies, delay, adaptiveDelay, budget, isRetryable, retry, breaker) = (
+            values.copies, values.delay, values.adaptiveDelay, values.budget, values.isRetryable, values.retry,
+            values.breaker
+        )
         plan = HedgingPlan(values)
     }
 
@@ -95,7 +86,7 @@ public struct HedgingPolicy: Sendable {
         copies: Int, delay: Duration, budget: RetryBudget? = nil, retry: RetryPolicy? = nil,
         breaker: CircuitBreaker? = nil, hedgingWhen isRetryable: @escaping @Sendable (any Error) -> Bool = { _ in true }
     ) {
-        plan = HedgingPlan(
+        self.init(
             HedgingPlan.Values(
                 copies: copies, delay: delay, budget: budget, isRetryable: isRetryable, retry: retry, breaker: breaker))
     }
@@ -116,7 +107,7 @@ public struct HedgingPolicy: Sendable {
         copies: Int, delay latencies: LatencyPercentile, budget: RetryBudget? = nil, retry: RetryPolicy? = nil,
         breaker: CircuitBreaker? = nil, hedgingWhen isRetryable: @escaping @Sendable (any Error) -> Bool = { _ in true }
     ) {
-        plan = HedgingPlan(
+        self.init(
             HedgingPlan.Values(
                 copies: copies, delay: latencies.ceiling, adaptiveDelay: latencies, budget: budget,
                 isRetryable: isRetryable, retry: retry, breaker: breaker))
