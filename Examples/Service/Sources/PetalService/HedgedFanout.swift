@@ -38,11 +38,15 @@ struct HedgedFanout: Fanout {
     let countedAs: Variant
     /// The budget shared by every request of this variant.
     let budget = RetryBudget(share: 0.05, burst: 64)
+    /// The policy of every call: made once, as a service would (a policy's values are checked
+    /// when it is made, not on each call).
+    let policy: HedgingPolicy
 
     init(backend: Backend, drain: RequestDrain, countedAs: Variant = Self.variant) {
         self.backend = backend
         self.drain = drain
         self.countedAs = countedAs
+        policy = Self.policy(budget: budget)
     }
 
     var hedgesStarted: Int { budget.extraCallsSent }
@@ -55,8 +59,7 @@ struct HedgedFanout: Fanout {
     /// The answers of every backend, each call hedged, started on `loop`; bounded by `deadline`
     /// if given (``LimitedFanout`` bounds the wait in its queue and the calls together).
     func answers(to request: FanoutRequest, on loop: any EventLoop, within deadline: Deadline?) -> Future<[Int]> {
-        let policy = Self.policy(budget: budget)
-        return Future.startFollowing(on: .eventLoop(loop)) { [backend, countedAs] in
+        Future.startFollowing(on: .eventLoop(loop)) { [backend, countedAs, policy] in
             let calls = (1...request.count).map { index in
                 // The first copy starts here, on the loop; later ones on Petal's timer thread,
                 // which only schedules them on the loop (the backend's calls are thread-safe).

@@ -87,12 +87,21 @@ struct ResilientFanout: FanoutBehindLimit {
 
     var breakerState: String? { breaker.state.description }
 
+    /// The policy of every call: made once, as a service would.
+    let policy: HedgingPolicy
+
+    init(backend: Backend, drain: RequestDrain, limit: ConcurrencyLimit) {
+        self.backend = backend
+        self.drain = drain
+        self.limit = limit
+        policy = Self.policy(budget: budget, latencies: latencies, breaker: breaker)
+    }
+
     /// The answers of every backend, each call retried and hedged, started on `loop`.
     func admitted(_ request: FanoutRequest, on loop: any EventLoop) -> Future<[Int]> {
         // The breaker open: the request is refused at once, not its 32 calls one by one (each
         // a retry loop and a hedge loop that the breaker then refuses).
         if let refusal = breaker.refusal { return .rejected(with: refusal) }
-        let policy = Self.policy(budget: budget, latencies: latencies, breaker: breaker)
         return Future.startFollowing(on: .eventLoop(loop)) { [self] in
             let calls = (1...request.count).map { index in
                 // Retries start on Petal's timer thread after their wait, copies likewise after
