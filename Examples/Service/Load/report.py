@@ -114,10 +114,14 @@ def side_result(variant, wrk_path, before_path, after_path, cpu_before, cpu_afte
     if sockets:
         problems.append(f"{variant}: socket errors or timeouts: {sockets}")
     cpu_seconds = (int(cpu_after) - int(cpu_before)) / clk_tck
+    calls = after["started"] - before["started"]
     return {
         "variant": variant,
         "served": served,
         "cpu_us_per_request": cpu_seconds * 1e6 / served if served else None,
+        # Copies and retries included: a variant that sends more calls per request pays for them.
+        "backend_calls_per_request": calls / served if served else None,
+        "cpu_us_per_call_sent": cpu_seconds * 1e6 / calls if calls else None,
         "problems": problems,
     }
 
@@ -127,32 +131,39 @@ def pair(args):
     entry = {"round": args.round, "n": args.n, "sides": [first, second], "problems": first["problems"] + second["problems"]}
     if first["cpu_us_per_request"] is not None and second["cpu_us_per_request"] is not None:
         entry["difference_us_per_call"] = (first["cpu_us_per_request"] - second["cpu_us_per_request"]) / args.n
+    if first["cpu_us_per_call_sent"] is not None and second["cpu_us_per_call_sent"] is not None:
+        entry["difference_us_per_call_sent"] = first["cpu_us_per_call_sent"] - second["cpu_us_per_call_sent"]
     with open(args.out, "a") as file:
         file.write(json.dumps(entry) + "\n")
     mark = "" if not entry["problems"] else "  PROBLEM: " + "; ".join(entry["problems"])
     print(
-        f"  round {args.round} n={args.n:<2} {first['variant']:9} {first['cpu_us_per_request'] or 0:7.1f} us/req  "
-        f"{second['variant']:9} {second['cpu_us_per_request'] or 0:7.1f} us/req  "
-        f"difference {entry.get('difference_us_per_call', 0):+.2f} us/call{mark}",
+        f"  round {args.round} n={args.n:<2} {first['variant']:9} {first['cpu_us_per_request'] or 0:7.1f} us/req "
+        f"({first['backend_calls_per_request'] or 0:.2f} calls)  "
+        f"{second['variant']:9} {second['cpu_us_per_request'] or 0:7.1f} us/req "
+        f"({second['backend_calls_per_request'] or 0:.2f} calls)  "
+        f"difference {entry.get('difference_us_per_call', 0):+.2f} us/call, "
+        f"{entry.get('difference_us_per_call_sent', 0):+.2f} us/call sent{mark}",
         flush=True,
     )
 
 
-def paired_table(pairs):
+def paired_table(pairs, key="difference_us_per_call"):
     """Per pair (in the order first run, the first variant named first) and N: the median and the
-    range over rounds of the first variant's CPU per request minus the second's, divided by N.
-    Rounds alternate which server each side uses, so the median covers both placements."""
+    range over rounds of the first variant's CPU per request minus the second's, divided by N
+    (`key` "difference_us_per_call_sent": each side's CPU divided by the backend calls it sent,
+    copies and retries included). Rounds alternate which server each side uses, so the median
+    covers both placements."""
     table = {}
     for entry in pairs:
-        if "difference_us_per_call" not in entry:
+        if key not in entry:
             continue
         name = f"{entry['sides'][0]['variant']} − {entry['sides'][1]['variant']}"
         if entry["round"] % 2 == 0:
             # Even rounds list the sides the other way round (they swap servers): undo it.
             name = f"{entry['sides'][1]['variant']} − {entry['sides'][0]['variant']}"
-            difference = -entry["difference_us_per_call"]
+            difference = -entry[key]
         else:
-            difference = entry["difference_us_per_call"]
+            difference = entry[key]
         table.setdefault(name, {}).setdefault(entry["n"], []).append(difference)
     return {
         name: {
@@ -163,7 +174,7 @@ def paired_table(pairs):
     }
 
 
-def paired_markdown(paired, rounds, duration):
+def paired_markdown(paired, rounds, duration, per_call_sent=None):
     if not paired:
         return ""
     calls = sorted({n for by_n in paired.values() for n in by_n})
@@ -190,6 +201,18 @@ def paired_markdown(paired, rounds, duration):
     ]
     if shares:
         lines += ["", "Petal's cost above the floor as a share of NIO's (medians): " + ", ".join(shares) + "."]
+    if per_call_sent:
+        # A variant that sends copies or retries pays for their calls as well: the same rounds,
+        # each side's CPU divided by the backend calls it sent, tell the cost of the machinery
+        # from the cost of the extra calls.
+        lines += ["", "The same rounds per backend call sent (copies and retries counted as calls), in µs:", ""]
+        lines += ["| pair | " + " | ".join(f"N = {n}" for n in calls) + " |", "|---|" + "---:|" * len(calls)]
+        for name, by_n in per_call_sent.items():
+            cells = []
+            for n in calls:
+                cell = by_n.get(n)
+                cells.append("–" if cell is None else f"{cell['median']:+.2f} [{cell['min']:+.2f}, {cell['max']:+.2f}]")
+            lines.append(f"| {name} | " + " | ".join(cells) + " |")
     lines.append("")
     return "\n".join(lines)
 
@@ -437,11 +460,14 @@ def summarize(args):
     image = plot(table, args.out_dir)
     body = markdown(table, meta)
     if paired:
-        body += "\n" + paired_markdown(paired, meta["rounds"], meta.get("duration", "?"))
+        body += "\n" + paired_markdown(
+            paired, meta["rounds"], meta.get("duration", "?"), paired_table(pairs, "difference_us_per_call_sent")
+        )
     results = {
         "meta": meta,
         "summary": table,
         "paired": paired,
+        "paired_per_call_sent": paired_table(pairs, "difference_us_per_call_sent"),
         "final_stats": final,
         "runs": runs,
         "pairs": pairs,
@@ -488,7 +514,11 @@ def pairs(args):
     with open(args.pairs) as file:
         entries = [json.loads(line) for line in file if line.strip()]
     problems = [problem for entry in entries for problem in entry["problems"]]
-    print(paired_markdown(paired_table(entries), args.rounds, args.duration))
+    print(
+        paired_markdown(
+            paired_table(entries), args.rounds, args.duration, paired_table(entries, "difference_us_per_call_sent")
+        )
+    )
     exit_with(problems)
 
 
