@@ -27,7 +27,7 @@ import os
 import statistics
 import sys
 
-VARIANTS = ["petal", "async", "nio", "callbacks", "hedged", "limited", "resilient"]
+VARIANTS = ["petal", "async", "nio", "callbacks", "hedged", "limited", "resilient", "batch"]
 FLOOR = "callbacks"
 TABLE_PERCENTILES = ["50", "90", "99", "99.9"]
 BEGIN = "<!-- service-results:begin -->"
@@ -321,7 +321,7 @@ def plot_svg(table, out_dir):
     width, height, pad = 480, 320, 50
     colors = {
         "petal": "#c2185b", "async": "#1976d2", "nio": "#388e3c", "callbacks": "#616161",
-        "hedged": "#f57c00", "limited": "#7b1fa2", "resilient": "#00897b",
+        "hedged": "#f57c00", "limited": "#7b1fa2", "resilient": "#00897b", "batch": "#6d4c41",
     }
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width * len(table)}" height="{height}">']
     for panel, (n, rows) in enumerate(table.items()):

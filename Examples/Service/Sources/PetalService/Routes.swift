@@ -18,6 +18,7 @@ enum Routes {
         let hedged = HedgedFanout(backend: backend, drain: drain)
         let limited = LimitedFanout(backend: backend, drain: drain, limit: limit)
         let resilient = ResilientFanout(backend: backend, drain: drain, limit: limit)
+        let batch = BatchFanout(backend: backend, drain: drain)
         add(petal, to: router, backend: backend, drain: drain)
         add(async, to: router, backend: backend, drain: drain)
         add(nio, to: router, backend: backend, drain: drain)
@@ -25,7 +26,8 @@ enum Routes {
         add(hedged, to: router, backend: backend, drain: drain)
         add(limited, to: router, backend: backend, drain: drain)
         add(resilient, to: router, backend: backend, drain: drain)
-        let fanouts: [any Fanout] = [petal, async, nio, callbacks, hedged, limited, resilient]
+        add(batch, to: router, backend: backend, drain: drain)
+        let fanouts: [any Fanout] = [petal, async, nio, callbacks, hedged, limited, resilient, batch]
         router.get("stats") { _, _ in
             try Response.json(StatsReport(backend: backend, fanouts: fanouts).json())
         }

@@ -15,6 +15,8 @@ enum Variant: Int, CaseIterable, Sendable {
     case limited
     /// `limited` with every hedged call retried after a backend's failure (`ResilientFanout`).
     case resilient
+    /// `petal` with the calls' promises in one `PromiseBatch` (`BatchFanout`).
+    case batch
 
     /// The name in the route and in `/stats`.
     var name: String {
@@ -26,6 +28,7 @@ enum Variant: Int, CaseIterable, Sendable {
         case .hedged: "hedged"
         case .limited: "limited"
         case .resilient: "resilient"
+        case .batch: "batch"
         }
     }
 }
