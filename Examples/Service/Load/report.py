@@ -174,6 +174,18 @@ def paired_table(pairs, key="difference_us_per_call"):
     }
 
 
+def paired_rows(paired, calls):
+    """A pair's table: a row a pair, a cell an N, the median and [lowest, highest] of its rounds."""
+    lines = ["| pair | " + " | ".join(f"N = {n}" for n in calls) + " |", "|---|" + "---:|" * len(calls)]
+    for name, by_n in paired.items():
+        cells = []
+        for n in calls:
+            cell = by_n.get(n)
+            cells.append("–" if cell is None else f"{cell['median']:+.2f} [{cell['min']:+.2f}, {cell['max']:+.2f}]")
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return lines
+
+
 def paired_markdown(paired, rounds, duration, per_call_sent=None):
     if not paired:
         return ""
@@ -184,15 +196,7 @@ def paired_markdown(paired, rounds, duration, per_call_sent=None):
         "two swapping servers; the difference of their CPU per request, divided by N, in µs: median of the "
         "rounds [lowest, highest].",
         "",
-        "| pair | " + " | ".join(f"N = {n}" for n in calls) + " |",
-        "|---|" + "---:|" * len(calls),
-    ]
-    for name, by_n in paired.items():
-        cells = []
-        for n in calls:
-            cell = by_n.get(n)
-            cells.append("–" if cell is None else f"{cell['median']:+.2f} [{cell['min']:+.2f}, {cell['max']:+.2f}]")
-        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    ] + paired_rows(paired, calls)
     petal, nio = paired.get("petal − callbacks", {}), paired.get("nio − callbacks", {})
     shares = [
         f"N = {n}: {petal[n]['median'] / nio[n]['median']:.2f}"
@@ -206,13 +210,7 @@ def paired_markdown(paired, rounds, duration, per_call_sent=None):
         # each side's CPU divided by the backend calls it sent, tell the cost of the machinery
         # from the cost of the extra calls.
         lines += ["", "The same rounds per backend call sent (copies and retries counted as calls), in µs:", ""]
-        lines += ["| pair | " + " | ".join(f"N = {n}" for n in calls) + " |", "|---|" + "---:|" * len(calls)]
-        for name, by_n in per_call_sent.items():
-            cells = []
-            for n in calls:
-                cell = by_n.get(n)
-                cells.append("–" if cell is None else f"{cell['median']:+.2f} [{cell['min']:+.2f}, {cell['max']:+.2f}]")
-            lines.append(f"| {name} | " + " | ".join(cells) + " |")
+        lines += paired_rows(per_call_sent, calls)
     lines.append("")
     return "\n".join(lines)
 
