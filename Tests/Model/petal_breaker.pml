@@ -40,7 +40,7 @@
    @driver exchange
      Swift CircuitBreaker.exchange(_:_:)
    @driver admit
-     Swift CircuitBreaker.admit(refusing:)
+     Swift CircuitBreaker.admit()
    @driver trip
      Swift CircuitBreaker.trip(epoch:at:)
    @driver settle
