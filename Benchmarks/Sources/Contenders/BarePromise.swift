@@ -126,6 +126,13 @@ public enum BareContender: Contender {
     }
 
     @inlinable
+    public static func subscribeCapturingThree(
+        _ handle: BarePromise, _ subscriber: Subscriber, index: Int, tag: RequestTag
+    ) {
+        handle.subscribe { subscriber.receive($0, index: index, tag: tag) }
+    }
+
+    @inlinable
     public static func subscribeForwarding(_ handle: BarePromise, to next: BarePromise) {
         handle.subscribe { next.fulfil($0) }
     }

@@ -4,8 +4,8 @@ import CBenchSupport
 ///
 /// Every callback a workload subscribes counts (bumping the shared C counter, so it captures
 /// nothing and allocates no closure context), captures an object of its own as a service's
-/// callbacks do (`Subscriber`, the capturing workloads), or forwards its value to another
-/// promise. Workloads check the counter afterwards, so a broken contender cannot post a fast
+/// callbacks do (`Subscriber`, the capturing workloads), captures three values as they usually
+/// do (a closure with a context of its own), or forwards its value to another promise. Workloads check the counter afterwards, so a broken contender cannot post a fast
 /// number.
 public protocol Contender: SendableMetatype {
     associatedtype Handle
@@ -26,6 +26,12 @@ public protocol Contender: SendableMetatype {
     /// contender's own API (no default: a closure passed on as a value can cost what the
     /// literal does not).
     static func subscribeCapturing(_ handle: Handle, _ subscriber: Subscriber)
+    /// Subscribes a callback that captures three values, as a service's completion captures its
+    /// request, an integer and a value of the request (`{ [request, index, tag] in ... }`), and
+    /// passes them on (`Subscriber.receive(_:index:tag:)`): a literal at the contender's own
+    /// call, as `subscribeCapturing`'s. Swift gives such a closure a context of its own; C
+    /// embedders allocate one (`CapturedThree`).
+    static func subscribeCapturingThree(_ handle: Handle, _ subscriber: Subscriber, index: Int, tag: RequestTag)
     static func subscribeForwarding(_ handle: Handle, to next: Handle)
     /// Fulfils with `value`; returns whether this call resolved the promise.
     @discardableResult
@@ -123,14 +129,20 @@ extension Contender {
 }
 
 extension Contender {
-    /// Subscribes `count` counting callbacks to `handle`, or, given `subscribers`, one capturing
-    /// callback for each: the choice made once, outside the loop the hot promise measures.
+    /// Subscribes `count` counting callbacks to `handle`, or one capturing callback (of
+    /// `capture`'s kind) for each of `subscribers`: the choice made once, outside the loop the
+    /// hot promise measures.
     @inlinable
-    static func subscribe(_ handle: Handle, _ count: Int, _ subscribers: [Subscriber]?) {
-        if let subscribers {
-            for subscriber in subscribers { subscribeCapturing(handle, subscriber) }
-        } else {
+    public static func subscribe(_ handle: Handle, _ count: Int, _ capture: Capture, _ subscribers: [Subscriber]) {
+        switch capture {
+        case .nothing:
             for _ in 0..<count { subscribeCounting(handle) }
+        case .oneObject:
+            for subscriber in subscribers { subscribeCapturing(handle, subscriber) }
+        case .threeValues:
+            for (index, subscriber) in subscribers.enumerated() {
+                subscribeCapturingThree(handle, subscriber, index: index, tag: RequestTag(index))
+            }
         }
     }
 }

@@ -66,6 +66,12 @@ public enum ContinuationContender: Contender {
         Task { subscriber.receive(await handle.value()) }
     }
 
+    public static func subscribeCapturingThree(
+        _ handle: ContinuationPromise, _ subscriber: Subscriber, index: Int, tag: RequestTag
+    ) {
+        Task { subscriber.receive(await handle.value(), index: index, tag: tag) }
+    }
+
     public static func subscribeForwarding(_ handle: ContinuationPromise, to next: ContinuationPromise) {
         Task { _ = next.fulfil(await handle.value()) }
     }

@@ -131,6 +131,10 @@ public enum LockedContender<Promise: LockedPromise>: Contender {
     public static func subscribeCapturing(_ handle: Promise, _ subscriber: Subscriber) {
         handle.subscribe { subscriber.receive($0) }
     }
+    public static func subscribeCapturingThree(_ handle: Promise, _ subscriber: Subscriber, index: Int, tag: RequestTag)
+    {
+        handle.subscribe { subscriber.receive($0, index: index, tag: tag) }
+    }
     public static func subscribeForwarding(_ handle: Promise, to next: Promise) {
         handle.subscribe { _ = next.fulfil($0) }
     }

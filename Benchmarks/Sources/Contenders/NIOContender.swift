@@ -25,6 +25,12 @@ public enum NIOForeignContender: Contender {
         handle.futureResult.whenSuccess { subscriber.receive($0) }
     }
 
+    public static func subscribeCapturingThree(
+        _ handle: EventLoopPromise<Int>, _ subscriber: Subscriber, index: Int, tag: RequestTag
+    ) {
+        handle.futureResult.whenSuccess { subscriber.receive($0, index: index, tag: tag) }
+    }
+
     public static func subscribeForwarding(_ handle: EventLoopPromise<Int>, to next: EventLoopPromise<Int>) {
         handle.futureResult.whenSuccess { next.succeed($0) }
     }
@@ -82,6 +88,11 @@ public enum NIOOnLoopContender: Contender {
     }
     public static func subscribeCapturing(_ handle: EventLoopPromise<Int>, _ subscriber: Subscriber) {
         NIOForeignContender.subscribeCapturing(handle, subscriber)
+    }
+    public static func subscribeCapturingThree(
+        _ handle: EventLoopPromise<Int>, _ subscriber: Subscriber, index: Int, tag: RequestTag
+    ) {
+        NIOForeignContender.subscribeCapturingThree(handle, subscriber, index: index, tag: tag)
     }
     public static func subscribeForwarding(_ handle: EventLoopPromise<Int>, to next: EventLoopPromise<Int>) {
         NIOForeignContender.subscribeForwarding(handle, to: next)

@@ -31,6 +31,13 @@ public enum PetalContender: Contender {
     }
 
     @inlinable
+    public static func subscribeCapturingThree(
+        _ handle: Promise<Int>, _ subscriber: Subscriber, index: Int, tag: RequestTag
+    ) {
+        handle.future.whenFulfilled { subscriber.receive($0, index: index, tag: tag) }
+    }
+
+    @inlinable
     public static func subscribeForwarding(_ handle: Promise<Int>, to next: Promise<Int>) {
         handle.future.whenFulfilled { next.fulfil(with: $0) }
     }

@@ -38,6 +38,15 @@ public enum RawCoreC11Contender: Contender {
     }
 
     @inlinable
+    public static func subscribeCapturingThree(_ handle: Handle, _ subscriber: Subscriber, index: Int, tag: RequestTag)
+    {
+        _ = bench_c11_future_subscribe(
+            handle.future,
+            { future, context in CapturedThree.deliver(context: context, payload: bench_c11_future_payload(future)) },
+            CapturedThree.allocate(subscriber, index: index, tag: tag))
+    }
+
+    @inlinable
     public static func subscribeForwarding(_ handle: Handle, to next: Handle) {
         _ = bench_c11_future_subscribe(handle.future, bench_c11_forward, UnsafeMutableRawPointer(next.future))
     }

@@ -29,6 +29,17 @@ public enum RawCoreContender: Contender {
             Unmanaged.passUnretained(subscriber).toOpaque())
     }
 
+    /// A C user's callback with a context of its own, allocated here and freed by the callback
+    /// (`CapturedThree`).
+    @inlinable
+    public static func subscribeCapturingThree(_ handle: Handle, _ subscriber: Subscriber, index: Int, tag: RequestTag)
+    {
+        _ = petal_future_subscribe(
+            handle.future,
+            { future, context in CapturedThree.deliver(context: context, payload: petal_future_payload(future)) },
+            CapturedThree.allocate(subscriber, index: index, tag: tag))
+    }
+
     @inlinable
     public static func subscribeForwarding(_ handle: Handle, to next: Handle) {
         _ = petal_future_subscribe(handle.future, bench_c_forward, UnsafeMutableRawPointer(next.future))

@@ -22,6 +22,13 @@ public enum Workload: String, CaseIterable, Sendable {
     case hotAttachCapturing = "hot promise: attach, capturing"
     case hotDrainCapturing = "hot promise: drain, capturing"
     case subscribeRacingFulfilCapturing = "subscribe racing fulfil, capturing"
+    /// The four again with a callback that captures three values, as a service's completion
+    /// captures its request, an integer and a value of the request (`Subscriber`, its index in
+    /// the round and a `RequestTag`): a closure with a context of its own.
+    case createSubscribeFulfilCapturingThree = "create+subscribe+fulfil, capturing three"
+    case hotAttachCapturingThree = "hot promise: attach, capturing three"
+    case hotDrainCapturingThree = "hot promise: drain, capturing three"
+    case subscribeRacingFulfilCapturingThree = "subscribe racing fulfil, capturing three"
     /// Every thread tries to fulfil the same promises; exactly one wins each.
     case fulfilRace = "fulfil race"
     /// Many promises shared by every thread; half the operations fulfil, half subscribe.
@@ -42,7 +49,10 @@ public enum Workload: String, CaseIterable, Sendable {
 
     /// The smallest thread count at which the workload means something.
     public var minimumThreads: Int {
-        self == .subscribeRacingFulfil || self == .subscribeRacingFulfilCapturing || self == .pingPong ? 2 : 1
+        switch self {
+        case .subscribeRacingFulfil, .subscribeRacingFulfilCapturing, .subscribeRacingFulfilCapturingThree, .pingPong: 2
+        default: 1
+        }
     }
 
     /// The largest thread count at which the workload means something.
@@ -60,10 +70,22 @@ public enum Workload: String, CaseIterable, Sendable {
     /// Whether every operation of a round happens inside the workers' jobs (no coordinator step).
     var wholeInJobs: Bool {
         switch self {
-        case .createSubscribeFulfil, .createSubscribeFulfilCapturing, .subscribeAfterFulfil, .privatePairs, .chain1,
-            .chain4, .chain100:
+        case .createSubscribeFulfil, .createSubscribeFulfilCapturing, .createSubscribeFulfilCapturingThree,
+            .subscribeAfterFulfil, .privatePairs, .chain1, .chain4, .chain100:
             true
         default: false
+        }
+    }
+
+    /// What the workload's callbacks capture.
+    var capture: Capture {
+        switch self {
+        case .createSubscribeFulfilCapturing, .hotAttachCapturing, .hotDrainCapturing, .subscribeRacingFulfilCapturing:
+            .oneObject
+        case .createSubscribeFulfilCapturingThree, .hotAttachCapturingThree, .hotDrainCapturingThree,
+            .subscribeRacingFulfilCapturingThree:
+            .threeValues
+        default: .nothing
         }
     }
 
@@ -147,6 +169,12 @@ func verify(_ condition: Bool, _ message: @autoclosure () -> String) {
     if !condition { fatalError("benchmark self-check failed: \(message())") }
 }
 
+/// What a workload's callbacks capture: nothing (a shared counter), one object of their own, or
+/// three values (an object, an integer and a two-word value).
+public enum Capture: Sendable {
+    case nothing, oneObject, threeValues
+}
+
 /// Moves non-Sendable handles into worker jobs; each workload says why that is sound.
 struct Shared<Value>: @unchecked Sendable {
     let value: Value
@@ -163,7 +191,12 @@ extension Workload {
 
     /// Whether the measured phase runs jobs on the worker pool (the drain is one thread's
     /// fulfil; the chain across NIO runs on the event loop).
-    private var measuresWorkers: Bool { self != .hotDrain && self != .hotDrainCapturing && self != .chainAcrossNIO4 }
+    private var measuresWorkers: Bool {
+        switch self {
+        case .hotDrain, .hotDrainCapturing, .hotDrainCapturingThree, .chainAcrossNIO4: false
+        default: true
+        }
+    }
 
     private func unwokenRound<C: Contender>(for _: C.Type, pool: ContenderPool<C>, threads: Int) -> Round {
         switch self {
@@ -192,8 +225,9 @@ extension Workload {
                 awaitDelivered(C.self, perThread * threads)
             }
 
-        case .createSubscribeFulfilCapturing:
+        case .createSubscribeFulfilCapturing, .createSubscribeFulfilCapturingThree:
             let perThread = 512
+            let three = capture == .threeValues
             let subscribers = RoundState<Shared<[[Subscriber]]>>()
             return Round(
                 operations: perThread * threads,
@@ -208,7 +242,11 @@ extension Workload {
                         for value in 0..<perThread {
                             let handle = C.make()
                             C.escape(handle)
-                            C.subscribeCapturing(handle, mine[value])
+                            if three {
+                                C.subscribeCapturingThree(handle, mine[value], index: value, tag: RequestTag(value))
+                            } else {
+                                C.subscribeCapturing(handle, mine[value])
+                            }
                             C.fulfil(handle, with: value)
                             if !C.deliversAsynchronously { C.release(handle) }
                         }
@@ -218,19 +256,19 @@ extension Workload {
                 tearDown: { subscribers.value = nil }
             )
 
-        case .hotAttach, .hotAttachCapturing:
+        case .hotAttach, .hotAttachCapturing, .hotAttachCapturingThree:
             // 512 a thread, as create+subscribe+fulfil: with 64, a round at T = 4 (3-5 us of
             // attaching) was shorter than four threads on two cores take to pass the start line
             // (9.5 us), and every fast contender measured the same 62-88k rounds a second.
             let perThread = 512
-            let capturing = self == .hotAttachCapturing
+            let capture = capture
             let hot = RoundState<Shared<(C.Handle, [[Subscriber]])>>()
             return Round(
                 operations: perThread * threads,
                 setUp: {
                     Delivered.reset()
                     let subscribers =
-                        capturing ? Subscriber.make(threads: threads, perThread: perThread) { _ in 1 } : []
+                        capture == .nothing ? [] : Subscriber.make(threads: threads, perThread: perThread) { _ in 1 }
                     hot.value = Shared((C.make(), subscribers))
                 },
                 measure: {
@@ -238,7 +276,7 @@ extension Workload {
                         // Sound: the contenders' handles are thread-safe promise objects.
                         let (handle, subscribers) = hot.value!.value
                         pool.startTogether()
-                        C.subscribe(handle, perThread, capturing ? subscribers[index] : nil)
+                        C.subscribe(handle, perThread, capture, capture == .nothing ? [] : subscribers[index])
                     }
                 },
                 tearDown: {
@@ -250,9 +288,9 @@ extension Workload {
                 }
             )
 
-        case .hotDrain, .hotDrainCapturing:
+        case .hotDrain, .hotDrainCapturing, .hotDrainCapturingThree:
             let perThread = 64
-            let capturing = self == .hotDrainCapturing
+            let capture = capture
             let hot = RoundState<Shared<(C.Handle, [[Subscriber]])>>()
             return Round(
                 operations: perThread * threads,
@@ -260,10 +298,11 @@ extension Workload {
                     Delivered.reset()
                     let handle = C.make()
                     let subscribers =
-                        capturing ? Subscriber.make(threads: threads, perThread: perThread) { _ in 1 } : []
+                        capture == .nothing ? [] : Subscriber.make(threads: threads, perThread: perThread) { _ in 1 }
                     let shared = Shared((handle, subscribers))
                     pool.run { index in
-                        C.subscribe(shared.value.0, perThread, capturing ? shared.value.1[index] : nil)
+                        C.subscribe(
+                            shared.value.0, perThread, capture, capture == .nothing ? [] : shared.value.1[index])
                     }
                     if C.deliversAsynchronously { C.settle(handle, subscriptions: perThread * threads) }
                     hot.value = shared
@@ -298,8 +337,9 @@ extension Workload {
                 handles.value.forEach(C.release)
             }
 
-        case .subscribeRacingFulfilCapturing:
+        case .subscribeRacingFulfilCapturing, .subscribeRacingFulfilCapturingThree:
             let perThread = 64
+            let three = capture == .threeValues
             let promises = 8
             let subscribers = RoundState<Shared<[[Subscriber]]>>()
             return Round(
@@ -321,8 +361,13 @@ extension Workload {
                                 C.fulfil(handle, with: 1)
                             } else {
                                 let mine = rows[index - 1]
-                                for k in (promise * perThread)..<((promise + 1) * perThread) {
-                                    C.subscribeCapturing(handle, mine[k])
+                                let ks = (promise * perThread)..<((promise + 1) * perThread)
+                                if three {
+                                    for k in ks {
+                                        C.subscribeCapturingThree(handle, mine[k], index: k, tag: RequestTag(k))
+                                    }
+                                } else {
+                                    for k in ks { C.subscribeCapturing(handle, mine[k]) }
                                 }
                             }
                         }

@@ -32,6 +32,8 @@ import LibraryPromises
 ///
 /// "create+subscribe+fulfil capturing" and "hot promise capturing" are the suite's capturing
 /// workloads on one thread: each callback captures a `Subscriber` and writes the value into it.
+/// "create+subscribe+fulfil capturing three" and "hot promise capturing three" capture three
+/// values (the subscriber, its index and a `RequestTag`), as the suite's "capturing three" cells.
 ///
 /// "completion handler" is how a service hands a promise to the work that resolves it (the
 /// example service's backend calls): the promise is made and subscribed, captured by a
@@ -128,25 +130,31 @@ func run<C: Contender>(_: C.Type, _ operation: String, _ count: Int) -> Bool {
             C.fulfil(handle, with: 1)
             C.release(handle)
         }
-    case "create+subscribe+fulfil capturing", "hot promise capturing":
+    case "create+subscribe+fulfil capturing", "hot promise capturing", "create+subscribe+fulfil capturing three",
+        "hot promise capturing three":
         // The capturing workloads' shapes: each callback captures a subscriber of its own, made
         // before the loop (64, reused: as a request outlives its completion); "hot promise" as
         // above, an operation one subscriber's attach and delivery.
         precondition(count.isMultiple(of: 64))
         let subscribers = (0..<64).map { _ in Subscriber(expecting: 1) }
         let hot = operation.hasPrefix("hot")
+        let capture: Capture = operation.hasSuffix("three") ? .threeValues : .oneObject
         for _ in 0..<count / 64 {
             if hot {
                 let handle = C.make()
                 C.escape(handle)
-                for subscriber in subscribers { C.subscribeCapturing(handle, subscriber) }
+                C.subscribe(handle, 64, capture, subscribers)
                 C.fulfil(handle, with: 1)
                 C.release(handle)
             } else {
-                for subscriber in subscribers {
+                for (index, subscriber) in subscribers.enumerated() {
                     let handle = C.make()
                     C.escape(handle)
-                    C.subscribeCapturing(handle, subscriber)
+                    if capture == .threeValues {
+                        C.subscribeCapturingThree(handle, subscriber, index: index, tag: RequestTag(index))
+                    } else {
+                        C.subscribeCapturing(handle, subscriber)
+                    }
                     C.fulfil(handle, with: 1)
                     C.release(handle)
                 }
