@@ -30,6 +30,9 @@ let package = Package(
             name: "CBenchCoreC11",
             dependencies: [.product(name: "Petal", package: petalRoot.lastPathComponent.lowercased())]
         ),
+        // Two C futures a C embedder writes without Petal (behind a pthread mutex; a C11 Treiber
+        // list), for the C API's row: petal_future against them.
+        .target(name: "CBenchFutures", dependencies: ["CBenchSupport"]),
         // The designs of the libraries users pick instead, generic over their value and compiled
         // as a library is: nothing in it is @inlinable, so its callers cannot specialise it.
         .target(name: "LibraryPromises"),
@@ -40,6 +43,7 @@ let package = Package(
                 "CBenchSupport",
                 "LibraryPromises",
                 "CBenchCoreC11",
+                "CBenchFutures",
                 .product(name: "Petal", package: petalRoot.lastPathComponent.lowercased()),
                 .product(name: "PetalNIO", package: petalRoot.lastPathComponent.lowercased()),
                 .product(name: "PetalPrototypes", package: petalRoot.lastPathComponent.lowercased()),

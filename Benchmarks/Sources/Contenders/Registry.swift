@@ -65,6 +65,8 @@ public let contenders: [Entry] = [
     UniquePromisePrototype.entry,
     entry(RawCoreContender.self),
     RawCoreC11Contender.entry,
+    entry(CMutexFutureContender.self),
+    entry(CTreiberFutureContender.self),
     entry(BareContender.self),
     entry(LockedContender<GenericBarePromise<Int>>.self),
     entry(LockedContender<MutexPromise>.self),

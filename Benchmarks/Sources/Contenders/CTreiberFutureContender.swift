@@ -1,0 +1,51 @@
+import CBenchFutures
+import CBenchSupport
+
+/// A lock-free C future on C11 atomics, its callbacks a Treiber list
+/// (`CBenchFutures/bench_treiber_future.c`), as a C embedder writes one without Petal, driven as
+/// ``CMutexFutureContender`` is.
+public enum CTreiberFutureContender: Contender {
+    public static let name = "C Treiber future"
+
+    /// A C pointer made shareable: the future synchronises itself.
+    public struct Handle: @unchecked Sendable {
+        @usableFromInline let future: OpaquePointer
+        @inlinable init(_ future: OpaquePointer) { self.future = future }
+    }
+
+    @inlinable
+    public static func make() -> Handle { Handle(bench_treiber_future_new()) }
+
+    @inlinable
+    public static func subscribeCounting(_ handle: Handle) {
+        _ = bench_treiber_future_subscribe(handle.future, bench_treiber_future_count, nil)
+    }
+
+    /// A C user's capturing callback, as `RawCoreContender.subscribeCapturing`.
+    @inlinable
+    public static func subscribeCapturing(_ handle: Handle, _ subscriber: Subscriber) {
+        _ = bench_treiber_future_subscribe(
+            handle.future,
+            { future, context in Subscriber.receive(context: context, payload: bench_treiber_future_payload(future)) },
+            Unmanaged.passUnretained(subscriber).toOpaque())
+    }
+
+    @inlinable
+    public static func subscribeForwarding(_ handle: Handle, to next: Handle) {
+        _ = bench_treiber_future_subscribe(
+            handle.future, bench_treiber_future_forward, UnsafeMutableRawPointer(next.future))
+    }
+
+    @inlinable
+    @discardableResult
+    public static func fulfil(_ handle: Handle, with value: Int) -> Bool {
+        bench_treiber_future_fulfil(handle.future, UnsafeMutableRawPointer(bitPattern: value))
+    }
+
+    @inlinable
+    public static func release(_ handle: Handle) { bench_treiber_future_free(handle.future) }
+
+    /// malloc'd memory is on the heap whatever the optimiser sees.
+    @inlinable
+    public static func escape(_ handle: Handle) {}
+}
