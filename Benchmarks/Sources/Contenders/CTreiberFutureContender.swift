@@ -30,6 +30,17 @@ public enum CTreiberFutureContender: Contender {
             Unmanaged.passUnretained(subscriber).toOpaque())
     }
 
+    /// A C user's callback with a context of its own (`CapturedThree`), as the C core's.
+    @inlinable
+    public static func subscribeCapturingThree(_ handle: Handle, _ subscriber: Subscriber, index: Int, tag: RequestTag)
+    {
+        _ = bench_treiber_future_subscribe(
+            handle.future,
+            { future, context in CapturedThree.deliver(context: context, payload: bench_treiber_future_payload(future))
+            },
+            CapturedThree.allocate(subscriber, index: index, tag: tag))
+    }
+
     @inlinable
     public static func subscribeForwarding(_ handle: Handle, to next: Handle) {
         _ = bench_treiber_future_subscribe(
