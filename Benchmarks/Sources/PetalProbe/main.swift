@@ -278,6 +278,8 @@ func perform(_ operation: String, _ contender: String, _ count: Int) -> Bool {
     case "C core (C11 atomics)":
         print("C core (C11 atomics): built on \(RawCoreC11Contender.backend)")
         return RawCoreC11Contender.backend == "C11" && run(RawCoreC11Contender.self, operation, count)
+    case "C mutex future": return run(CMutexFutureContender.self, operation, count)
+    case "C Treiber future": return run(CTreiberFutureContender.self, operation, count)
     case "bare": return run(BareContender.self, operation, count)
     case "Mutex": return run(LockedContender<MutexPromise>.self, operation, count)
     case "Mutex (generic)": return run(LockedContender<GenericMutexPromise<Int>>.self, operation, count)
