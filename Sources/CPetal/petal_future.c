@@ -152,10 +152,20 @@ static void petal_inline_work_run(const petal_inline_work *work) {
     }
 }
 
-static void petal_inline_work_run_deferred(void *context) {
-    petal_inline_work *work = context;
-    petal_inline_work_run(work);
-    free(work);
+/* Inline work deferred to the trampoline: the queue's item and the work in one block, so that a
+   deferral costs one allocation (a chain of 100 forwarding callbacks defers 6 times). */
+typedef struct petal_deferred_work {
+    petal_deferred item; /* its context is the block itself */
+    petal_inline_work work;
+} petal_deferred_work;
+
+static void petal_deferred_work_run(void *context) {
+    petal_deferred_work *deferred = context;
+    petal_inline_work work = deferred->work;
+    /* Freed before the work runs: a long chain that defers again and again holds one block at
+       a time, not one per link. */
+    free(deferred);
+    petal_inline_work_run(&work);
 }
 
 /* Runs `work` now, or defers it to the outermost callback frame when this thread is already
@@ -166,13 +176,15 @@ static void petal_run_inline(petal_inline_work work) {
         petal_trampoline_leave_fast();
         return;
     }
-    petal_inline_work *later = malloc(sizeof *later);
-    if (later != NULL) {
-        *later = work;
-        if (petal_trampoline_defer(petal_inline_work_run_deferred, later) == 0) return;
-        free(later);
+    petal_deferred_work *later = malloc(sizeof *later);
+    if (later == NULL) {
+        petal_inline_work_run(&work);
+        return;
     }
-    petal_inline_work_run(&work);
+    later->work = work;
+    later->item.work = petal_deferred_work_run;
+    later->item.context = later;
+    petal_trampoline_defer_item(&later->item);
 }
 
 int petal_future_resolve(petal_future *future, petal_status status, void *payload) {
