@@ -37,7 +37,7 @@ COPIES = {"hedged": 3, "limited": 3, "resilient": 3}
 def parse_args():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--url", required=True, help="the service, http://HOST:PORT")
-    parser.add_argument("--variants", default="petal,async,nio,callbacks,hedged,limited,resilient,batch")
+    parser.add_argument("--variants", default="petal,async,nio,callbacks,hedged,limited,resilient,batch,guide")
     parser.add_argument("--requests", type=int, default=1000, help="per variant")
     parser.add_argument("--threads", type=int, default=8)
     parser.add_argument("--max-n", type=int, default=6, help="N is drawn from 1..MAX_N")

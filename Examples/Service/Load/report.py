@@ -27,7 +27,7 @@ import os
 import statistics
 import sys
 
-VARIANTS = ["petal", "async", "nio", "callbacks", "hedged", "limited", "resilient", "batch"]
+VARIANTS = ["petal", "async", "nio", "callbacks", "hedged", "limited", "resilient", "batch", "guide"]
 FLOOR = "callbacks"
 TABLE_PERCENTILES = ["50", "90", "99", "99.9"]
 BEGIN = "<!-- service-results:begin -->"
@@ -320,6 +320,7 @@ def plot_svg(table, out_dir):
     colors = {
         "petal": "#c2185b", "async": "#1976d2", "nio": "#388e3c", "callbacks": "#616161",
         "hedged": "#f57c00", "limited": "#7b1fa2", "resilient": "#00897b", "batch": "#6d4c41",
+        "guide": "#ad1457",
     }
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width * len(table)}" height="{height}">']
     for panel, (n, rows) in enumerate(table.items()):

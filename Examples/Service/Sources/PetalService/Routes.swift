@@ -19,6 +19,7 @@ enum Routes {
         let limited = LimitedFanout(backend: backend, drain: drain, limit: limit)
         let resilient = ResilientFanout(backend: backend, drain: drain, limit: limit)
         let batch = BatchFanout(backend: backend, drain: drain)
+        let guide = GuideFanout(backend: backend, drain: drain)
         add(petal, to: router, backend: backend, drain: drain)
         add(async, to: router, backend: backend, drain: drain)
         add(nio, to: router, backend: backend, drain: drain)
@@ -27,7 +28,8 @@ enum Routes {
         add(limited, to: router, backend: backend, drain: drain)
         add(resilient, to: router, backend: backend, drain: drain)
         add(batch, to: router, backend: backend, drain: drain)
-        let fanouts: [any Fanout] = [petal, async, nio, callbacks, hedged, limited, resilient, batch]
+        add(guide, to: router, backend: backend, drain: drain)
+        let fanouts: [any Fanout] = [petal, async, nio, callbacks, hedged, limited, resilient, batch, guide]
         router.get("stats") { _, _ in
             try Response.json(StatsReport(backend: backend, fanouts: fanouts).json())
         }

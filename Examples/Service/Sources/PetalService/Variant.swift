@@ -17,6 +17,9 @@ enum Variant: Int, CaseIterable, Sendable {
     case resilient
     /// `petal` with the calls' promises in one `PromiseBatch` (`BatchFanout`).
     case batch
+    /// `petal` as the service guide's first snippets write it: the calls made in the handler's
+    /// task, not on the loop that answers them (`GuideFanout`).
+    case guide
 
     /// The name in the route and in `/stats`.
     var name: String {
@@ -29,6 +32,7 @@ enum Variant: Int, CaseIterable, Sendable {
         case .limited: "limited"
         case .resilient: "resilient"
         case .batch: "batch"
+        case .guide: "guide"
         }
     }
 }
