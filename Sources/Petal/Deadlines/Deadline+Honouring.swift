@@ -2,14 +2,15 @@
 /// whether work asked for now is refused.
 ///
 /// An operation that keeps time on a clock (a timeout, a hedge's delay, a retry's backoff)
-/// honours only a deadline kept by the same clock: instants of different clocks cannot be
-/// compared (a test's manual clock stands still while real time runs), so a deadline of
-/// another clock is ignored there. Every reader is called behind ``inUse``, so that a process
+/// honours only a deadline whose clock keeps the same time: its own, or any clock on real time
+/// (``DeadlineClock/continuous`` and clocks on a ``DeadlineTimer``). A manual clock's instants
+/// cannot be compared with another clock's (it stands still while real time runs), so a
+/// deadline of another clock is ignored there. Every reader is called behind ``inUse``, so that a process
 /// that never binds a deadline pays one load and a branch for it.
 extension Deadline {
-    /// The current deadline when it is kept by `clock`, else `nil`.
+    /// The current deadline when its clock keeps `clock`'s time, else `nil`.
     static func current(on clock: DeadlineClock) -> Deadline? {
-        guard let current, current.clock === clock else { return nil }
+        guard let current, current.clock.keepsTime(with: clock) else { return nil }
         return current
     }
 

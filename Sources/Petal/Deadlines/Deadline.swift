@@ -13,7 +13,7 @@
 /// propagation and Finagle's `Deadline` work the same way).
 ///
 /// Every refusal and every end by the deadline is its ``exceededError``; operations that keep
-/// time on a ``DeadlineClock`` honour only a deadline of the same clock. See <doc:Deadlines>
+/// time on a ``DeadlineClock`` honour only a deadline whose clock keeps the same time. See <doc:Deadlines>
 /// for what honours it, what it costs, and why chained steps are not refused.
 ///
 /// ```swift
@@ -91,12 +91,12 @@ public struct Deadline: Sendable, CustomStringConvertible {
         clock.now >= instant
     }
 
-    /// The earlier of this deadline and `other` (this one on a tie, or when their clocks differ:
-    /// deadlines of different clocks cannot be compared).
+    /// The earlier of this deadline and `other` (this one on a tie, or when their clocks keep
+    /// different times: a manual clock's instants cannot be compared with another clock's).
     public func earlier(of other: Deadline?) -> Deadline {
         guard let other, !other.isUnbounded else { return self }
         if isUnbounded { return other }
-        guard other.clock === clock, other.instant < instant else { return self }
+        guard other.clock.keepsTime(with: clock), other.instant < instant else { return self }
         return other
     }
 

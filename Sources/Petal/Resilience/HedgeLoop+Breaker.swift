@@ -54,7 +54,7 @@ extension HedgeLoop {
         let end = breaker.nanosecondsNow
         breaker.finish(firstTicket, kind: kind, error: error, since: firstStart, until: end)
         guard kind != .rejected else { return decide(copy, kind, error: error) }
-        conclude(kind, copying: copy, endedAt: latencies != nil && breaker.clock === clock ? end : nil)
+        conclude(kind, copying: copy, endedAt: latencies != nil && breaker.clock.keepsTime(with: clock) ? end : nil)
     }
 
     /// A copy that `breaker` let through was resolved at once, past the request's deadline:

@@ -140,7 +140,8 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
         }
         // The first copy begins as the call does: the adaptive delay's reading serves the
         // breaker too when both keep the same time.
-        let start = number == 1 && latencies != nil && breaker.clock === clock ? beganAt : breaker.nanosecondsNow
+        let shared = number == 1 && latencies != nil && breaker.clock.keepsTime(with: clock)
+        let start = shared ? beganAt : breaker.nanosecondsNow
         send(number, through: breaker, ticket: ticket, since: start)
     }
 

@@ -28,6 +28,23 @@ public final class DeadlineClock: Sendable {
     /// thread (started on first use). The default of every `clock:` parameter.
     public static let continuous = DeadlineClock(scheduler: .shared)
 
+    /// Real time, with every deadline made on this clock kept by `timer` instead of Petal's
+    /// timer thread: an event loop's, for a service (PetalNIO's `DeadlineClock.eventLoop(_:)`).
+    ///
+    /// Make one per timer, when the service starts, and keep it: a clock is an object, and the
+    /// deadlines of one clock share its lock. Its instants are real time, so a ``Deadline`` of
+    /// ``continuous`` and operations on this clock honour each other (see <doc:Deadlines>).
+    public convenience init(timer: some DeadlineTimer) {
+        self.init(scheduler: DeadlineScheduler(timer: timer))
+    }
+
+    /// Whether instants read on this clock and on `other` can be compared: the same clock, or
+    /// two on real time (a manual clock keeps a time of its own).
+    @usableFromInline
+    func keepsTime(with other: DeadlineClock) -> Bool {
+        self === other || !(scheduler.isManual || other.scheduler.isManual)
+    }
+
     /// A clock for tests whose time stands still until ``advance(by:)`` or ``advance(to:)`` moves
     /// it; the actions that come due run on the advancing thread, before the advance returns.
     ///

@@ -8,34 +8,6 @@ import CPetal
     import Darwin
 #endif
 
-/// One pending deadline: when it is due and what to run then.
-///
-/// An entry remembers where it sits in the scheduler's heap, so the scheduler can remove it in
-/// O(log n) when the future it guards resolves first.
-@usableFromInline
-final class DeadlineEntry: @unchecked Sendable {
-    // @unchecked: `deadline` is immutable; `sequence`, `heapIndex` and `action` are only touched
-    // with the owning scheduler's mutex held.
-
-    /// When the action is due.
-    let deadline: ContinuousClock.Instant
-    /// Schedule order, to break ties between equal deadlines first come, first served.
-    var sequence: UInt64 = 0
-    /// The entry's index in the heap, or `notScheduled`.
-    var heapIndex = DeadlineEntry.notScheduled
-    /// What to run when the deadline passes; dropped as soon as the entry leaves the heap, so a
-    /// removed entry holds on to nothing.
-    var action: (@Sendable () -> Void)?
-
-    static let notScheduled = -1
-
-    @usableFromInline
-    init(deadline: ContinuousClock.Instant, action: @escaping @Sendable () -> Void) {
-        self.deadline = deadline
-        self.action = action
-    }
-}
-
 /// The one timer behind every pending timeout in the process.
 ///
 /// Why it exists: a timeout must not cost a thread, a kernel timer or a dispatch source per
@@ -54,8 +26,8 @@ final class DeadlineEntry: @unchecked Sendable {
 /// the ordering this type relies on.
 @usableFromInline
 final class DeadlineScheduler: @unchecked Sendable {
-    // @unchecked: `heap`, `nextSequence`, `threadStarted` and `stopping` are only touched with
-    // `monitor` locked; `monitor` never changes.
+    // @unchecked: `heap`, `nextSequence`, `threadStarted`, `stopping` and `timerPending` are
+    // only touched with `monitor` locked; `monitor` and `timer` never change.
 
     /// The scheduler of every timeout in the process. It survives `fork()`: the child, which
     /// inherits the heap but not the timer thread, starts a thread of its own.
@@ -71,6 +43,11 @@ final class DeadlineScheduler: @unchecked Sendable {
     }()
 
     private let monitor = Monitor()
+    /// The timer of the caller's that keeps this scheduler's deadlines in place of the heap and
+    /// the thread (see ``init(timer:)``); `nil` for Petal's own.
+    let timer: (any DeadlineTimer)?
+    /// How many entries `timer` keeps: `pendingCount` of a scheduler on one.
+    var timerPending = 0
     /// Min-heap on (deadline, sequence): `heap[0]` is due first.
     private var heap: [DeadlineEntry] = []
     private var nextSequence: UInt64 = 0
@@ -103,6 +80,7 @@ final class DeadlineScheduler: @unchecked Sendable {
 
     init(startThread: @escaping (@escaping @Sendable () -> Void) -> Int32 = startDetachedThread) {
         self.startThread = startThread
+        timer = nil
         manualOrigin = nil
         manualNanoseconds = nil
         manual = false
@@ -112,11 +90,22 @@ final class DeadlineScheduler: @unchecked Sendable {
     /// thread that calls ``advance(to:)``.
     init(manualStartingAt start: ContinuousClock.Instant) {
         self.startThread = { _ in preconditionFailure("Petal: a manual clock has no timer thread") }
+        timer = nil
         manualOrigin = start
         manualNanoseconds = .allocate(capacity: 1)
         manualNanoseconds.unsafelyUnwrapped.initialize(to: petal_atomic_word(value: 0))
         manual = true
         self.manualNow = start
+    }
+
+    /// A scheduler on real time whose deadlines `timer` keeps: no heap and no thread; each
+    /// entry goes to the timer as it is scheduled, and comes off it when cancelled.
+    init(timer: any DeadlineTimer) {
+        self.startThread = { _ in preconditionFailure("Petal: a clock on a timer of its own has no timer thread") }
+        self.timer = timer
+        manualOrigin = nil
+        manualNanoseconds = nil
+        manual = false
     }
 
     deinit {
@@ -171,13 +160,13 @@ final class DeadlineScheduler: @unchecked Sendable {
         return Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec)
     }
 
-    private func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+    func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         try monitor.withLock(body)
     }
 
     /// How many entries wait for their deadline.
     var pendingCount: Int {
-        withLock { heap.count }
+        withLock { timer == nil ? heap.count : timerPending }
     }
 
     /// Adds `entry`; its action runs on the timer thread once its deadline has passed, unless
@@ -187,6 +176,7 @@ final class DeadlineScheduler: @unchecked Sendable {
     ///   started: the entry is not scheduled (a later call tries again).
     @usableFromInline
     func schedule(_ entry: DeadlineEntry) throws(TimerUnavailableError) {
+        if let timer { return try schedule(entry, on: timer) }
         let failure: Int32 = withLock {
             precondition(entry.heapIndex == DeadlineEntry.notScheduled, "Petal: a deadline was scheduled twice")
             precondition(!stopping, "Petal: a deadline was scheduled on a stopped scheduler")
@@ -220,7 +210,8 @@ final class DeadlineScheduler: @unchecked Sendable {
     ///   already cancelled.
     @usableFromInline
     func cancel(_ entry: DeadlineEntry) -> Bool {
-        withLock {
+        if timer != nil { return cancelOnTimer(entry) }
+        return withLock {
             guard entry.heapIndex != DeadlineEntry.notScheduled else { return false }
             assert(heap[entry.heapIndex] === entry, "Petal: a deadline entry lost track of its heap index")
             remove(at: entry.heapIndex)

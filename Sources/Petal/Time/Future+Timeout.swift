@@ -30,8 +30,8 @@ extension Future {
     /// has passed, and is kept by `clock`, ends the wait instead: the returned future is then
     /// rejected with that deadline's ``Deadline/exceededError`` (its instant, and a `nil`
     /// duration: this future was not given `duration`), the error a handler answers every end of
-    /// a request's time with. A deadline of another clock cannot be compared with this one's
-    /// time, and is ignored. See <doc:Deadlines>.
+    /// a request's time with. A deadline whose clock keeps another time (a manual clock's
+    /// against a real one) cannot be compared with this one's, and is ignored. See <doc:Deadlines>.
     ///
     /// When this future is already resolved, or `duration` is zero or negative, the answer is
     /// decided at once and the returned future is already resolved: no timer is involved, and

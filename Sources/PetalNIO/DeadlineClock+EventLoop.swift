@@ -1,0 +1,74 @@
+#if NIO
+    import NIOCore
+    import Petal
+
+    #if canImport(Glibc)
+        import Glibc
+    #elseif canImport(Musl)
+        import Musl
+    #elseif canImport(Darwin)
+        import Darwin
+    #endif
+
+    extension DeadlineClock {
+        /// Real time, with every deadline made on this clock (timeouts, hedge delays, retry
+        /// backoffs, limit waits) kept by `loop`'s own timer instead of Petal's timer thread; the
+        /// operations that expire run on `loop`.
+        ///
+        /// Why: a deadline taken out before it passes (a request answered before its timeout)
+        /// still wakes Petal's timer thread at its instant; an event loop recomputes its next
+        /// wake-up on every turn, so on the loop that answers a request's I/O the same deadline
+        /// costs no wake-up at all. Make one clock per loop when the service starts, keep it, and
+        /// give a request's ``Petal/Deadline`` the clock of the loop its work runs on:
+        ///
+        /// ```swift
+        /// let clock = DeadlineClock.eventLoop(loop)   // once, at start-up
+        /// // In a request whose calls are made and answered on `loop`:
+        /// let deadline = Deadline(after: .milliseconds(20), from: arrival, clock: clock)
+        /// ```
+        ///
+        /// Its instants are real time: a deadline made on ``Petal/DeadlineClock/continuous`` is
+        /// honoured by operations on this clock, and the other way round.
+        ///
+        /// The clock must not outlive its loop: shut the loop down after the work timed on it. A
+        /// deadline still pending when the loop shuts down never expires, and one made on a loop
+        /// that has shut down is dropped by NIO (which prints an error).
+        public static func eventLoop(_ loop: any EventLoop) -> DeadlineClock {
+            DeadlineClock(timer: EventLoopDeadlineTimer(loop: loop))
+        }
+    }
+
+    /// A ``Petal/DeadlineTimer`` on an event loop's scheduled callbacks, one per deadline.
+    struct EventLoopDeadlineTimer: DeadlineTimer {
+        let loop: any EventLoop
+
+        func schedule(
+            at deadline: ContinuousClock.Instant, _ expiry: @escaping @Sendable () -> Void
+        ) throws(TimerUnavailableError) -> DeadlineTimerCancellation {
+            // NIO keeps its deadlines on its own clock (uptime); the time left is the same on
+            // both, rounded up so that the loop never fires before the instant on Petal's.
+            let left = ContinuousClock.now.duration(to: deadline).components
+            let nanoseconds = left.seconds &* 1_000_000_000 &+ (left.attoseconds + 999_999_999) / 1_000_000_000
+            do {
+                let callback = try loop.scheduleCallback(
+                    at: .now() + .nanoseconds(max(nanoseconds, 0)), handler: LoopExpiry(expiry: expiry))
+                return { callback.cancel() }
+            } catch {
+                throw TimerUnavailableError(code: ESHUTDOWN, reason: "the event loop did not take it (\(error))")
+            }
+        }
+    }
+
+    /// What the loop runs at a deadline.
+    ///
+    /// Nothing on a cancellation: NIO reports one while it holds its tasks' lock, where taking
+    /// the clock's lock (held by a `schedule` waiting for NIO's) could deadlock, and running an
+    /// expired operation's callbacks could re-enter NIO's lock.
+    private struct LoopExpiry: NIOScheduledCallbackHandler, Sendable {
+        let expiry: @Sendable () -> Void
+
+        func handleScheduledCallback(eventLoop: some EventLoop) {
+            expiry()
+        }
+    }
+#endif
