@@ -22,7 +22,7 @@ struct BatchFanout: Fanout {
     let drain: RequestDrain
 
     func sum(of request: FanoutRequest, on loop: any EventLoop) async throws -> Int? {
-        let deadline = Deadline.current ?? Deadline(after: FanoutRequest.deadline)
+        let deadline = Deadline.current ?? Deadline(after: FanoutRequest.deadline, clock: backend.clock)
         let all: Future<[Int]> = Future.startFollowing(on: .eventLoop(loop)) { [backend] in
             let batch = PromiseBatch<Int>(count: request.count)
             for index in 0..<request.count {

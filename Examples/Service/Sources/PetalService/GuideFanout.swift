@@ -23,7 +23,7 @@ struct GuideFanout: Fanout {
     let drain: RequestDrain
 
     func sum(of request: FanoutRequest, on loop: any EventLoop) async throws -> Int? {
-        let deadline = Deadline.current ?? Deadline(after: FanoutRequest.deadline)
+        let deadline = Deadline.current ?? Deadline(after: FanoutRequest.deadline, clock: backend.clock)
         let calls = (1...request.count).map {
             PetalFanout.call($0, key: request.key, on: loop, backend: backend, for: Self.variant)
         }

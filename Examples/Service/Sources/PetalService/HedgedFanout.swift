@@ -52,7 +52,7 @@ struct HedgedFanout: Fanout {
     var hedgesStarted: Int { budget.extraCallsSent }
 
     func sum(of request: FanoutRequest, on loop: any EventLoop) async throws -> Int? {
-        let deadline = Deadline.current ?? Deadline(after: FanoutRequest.deadline)
+        let deadline = Deadline.current ?? Deadline(after: FanoutRequest.deadline, clock: backend.clock)
         return try await PetalFanout.sum(of: answers(to: request, on: loop, within: deadline), drain: drain)
     }
 
@@ -61,9 +61,9 @@ struct HedgedFanout: Fanout {
     func answers(to request: FanoutRequest, on loop: any EventLoop, within deadline: Deadline?) -> Future<[Int]> {
         Future.startFollowing(on: .eventLoop(loop)) { [backend, countedAs, policy] in
             let calls = (1...request.count).map { index in
-                // The first copy starts here, on the loop; later ones on Petal's timer thread,
-                // which only schedules them on the loop (the backend's calls are thread-safe).
-                Future.hedging(policy) {
+                // Every copy starts on the loop: the first here, later ones when their delay,
+                // kept by the loop's clock, expires there.
+                Future.hedging(policy, clock: backend.clock) {
                     PetalFanout.call(index, key: request.key, on: loop, backend: backend, for: countedAs)
                 }
             }

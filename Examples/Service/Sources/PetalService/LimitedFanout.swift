@@ -25,6 +25,7 @@ struct LimitedFanout: FanoutBehindLimit {
     }
 
     var drain: RequestDrain { hedged.drain }
+    var clock: DeadlineClock { hedged.backend.clock }
     var hedgesStarted: Int { hedged.hedgesStarted }
 
     func admitted(_ request: FanoutRequest, on loop: any EventLoop) -> Future<[Int]> {
@@ -40,6 +41,8 @@ protocol FanoutBehindLimit: Fanout {
     var limit: ConcurrencyLimit { get }
     /// Where the request is tracked while it runs, so that a graceful shutdown can stop it.
     var drain: RequestDrain { get }
+    /// The clock of the request's deadline when none is bound: the backends' loop's.
+    var clock: DeadlineClock { get }
     /// The fan-out a request makes once the limit admits it.
     func admitted(_ request: FanoutRequest, on loop: any EventLoop) -> Future<[Int]>
 }
@@ -56,7 +59,7 @@ extension FanoutBehindLimit {
     func sum(of request: FanoutRequest, on loop: any EventLoop) async throws -> Int? {
         // A refusal is a rejection with `ConcurrencyLimitExceededError`, which the route turns
         // into a 503 (`timeout` passes it on as the indirect error of its cancellation).
-        let deadline = Deadline.current ?? Deadline(after: FanoutRequest.deadline)
+        let deadline = Deadline.current ?? Deadline(after: FanoutRequest.deadline, clock: clock)
         let answers = limit.run { [self] in admitted(request, on: loop) }.timeout(by: deadline)
         return try await PetalFanout.sum(of: answers, drain: drain)
     }

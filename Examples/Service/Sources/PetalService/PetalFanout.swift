@@ -24,7 +24,7 @@ struct PetalFanout: Fanout {
         // and freed on one thread, not made on this task's thread and answered on the loop's.
         // One hop per request, as the nio variant makes; the started future follows the one the
         // closure returns, and passes the awaiting task's cancellation on to it.
-        let deadline = Deadline.current ?? Deadline(after: FanoutRequest.deadline)
+        let deadline = Deadline.current ?? Deadline(after: FanoutRequest.deadline, clock: backend.clock)
         let all: Future<[Int]> = Future.startFollowing(on: .eventLoop(loop)) { [backend] in
             let calls = (1...request.count).map {
                 Self.call($0, key: request.key, on: loop, backend: backend, for: Self.variant)

@@ -97,6 +97,8 @@ struct ResilientFanout: FanoutBehindLimit {
         policy = Self.policy(budget: budget, latencies: latencies, breaker: breaker)
     }
 
+    var clock: DeadlineClock { backend.clock }
+
     /// The answers of every backend, each call retried and hedged, started on `loop`.
     func admitted(_ request: FanoutRequest, on loop: any EventLoop) -> Future<[Int]> {
         // The breaker open: the request is refused at once, not its 32 calls one by one (each
@@ -104,10 +106,9 @@ struct ResilientFanout: FanoutBehindLimit {
         if let refusal = breaker.refusal { return .rejected(with: refusal) }
         return Future.startFollowing(on: .eventLoop(loop)) { [self] in
             let calls = (1...request.count).map { index in
-                // Retries start on Petal's timer thread after their wait, copies likewise after
-                // their delay; both only schedule the call on the loop (the backend's calls are
-                // thread-safe).
-                Future.hedging(policy) {
+                // Retries start on the loop after their wait, copies likewise after their delay:
+                // both are kept by the loop's clock.
+                Future.hedging(policy, clock: backend.clock) {
                     PetalFanout.call(index, key: request.key, on: loop, backend: backend, for: Self.variant)
                 }
             }

@@ -52,7 +52,9 @@ enum Routes {
             // Stamped on the event loop by the shedder as the head was read: the time a request
             // waits for a task, under a flood, counts against its deadline.
             let arrival = RequestArrival.instant(in: request.headers).map { min($0, start) } ?? start
-            let deadline = Deadline(after: FanoutRequest.deadline, from: F.deadlineFromArrival ? arrival : start)
+            // On the clock of the loop the calls are made and answered on (see `Backend.clock`).
+            let deadline = Deadline(
+                after: FanoutRequest.deadline, from: F.deadlineFromArrival ? arrival : start, clock: backend.clock)
             let parameters = try FanoutRequest(request)
             let sum: Int?
             do {
