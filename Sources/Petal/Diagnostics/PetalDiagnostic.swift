@@ -52,7 +52,9 @@ public struct PetalDiagnostic: Sendable, CustomStringConvertible {
         /// ``PetalDiagnostics/lateTimerThreshold`` or more late. It runs every action, and a
         /// timeout's inline callbacks with it, so this almost always means such a callback did
         /// slow work (I/O, a lock, a sleep) and held up every later deadline of the process: give
-        /// that work a context of its own. Site: the timer thread. Details: `lateness` ("250 ms").
+        /// that work a context of its own. Site: the timer thread. Details: `lateness` ("250 ms"),
+        /// and `timer` when a clock's own ``DeadlineTimer`` (an event loop's) ran it late: its
+        /// thread was busy with other work.
         case lateTimer
         /// A value passed to Petal was outside what its parameter can honour (a
         /// ``RetryPolicy/multiplier`` that is not a number, a timeout beyond
@@ -153,6 +155,10 @@ public struct PetalDiagnostic: Sendable, CustomStringConvertible {
             return "Petal: nobody observed the failure of a Future<\(fact("valueType"))>\(origin): \(how) "
                 + fact("error")
         case .lateTimer:
+            if details["timer"] != nil {
+                return "Petal: a clock's own timer (DeadlineClock(timer:), an event loop's) ran a deadline's action "
+                    + "\(fact("lateness")) late; the thread it runs on was busy with other work"
+            }
             return "Petal: the timer thread ran a deadline's action \(fact("lateness")) late; "
                 + "an inline callback run by a timeout probably blocked it"
         case .adjustedArgument:

@@ -132,16 +132,21 @@ public enum PetalDiagnostics {
         insideHandler.whileSet { handler.body(report) }
     }
 
-    /// Called by the timer thread for each deadline action it is about to run: reports it if it
-    /// is ``lateTimerThreshold`` or more behind its `deadline`.
+    /// Called by the timer thread (or a clock's own ``DeadlineTimer``, `ownTimer`) for each
+    /// deadline action it is about to run: reports it if it is ``lateTimerThreshold`` or more
+    /// behind its `deadline`.
     ///
     /// - Returns: Whether the action was late, and so reported.
     @discardableResult
-    static func reportLateTimer(deadline: ContinuousClock.Instant, ranAt: ContinuousClock.Instant) -> Bool {
+    static func reportLateTimer(
+        deadline: ContinuousClock.Instant, ranAt: ContinuousClock.Instant, ownTimer: Bool = false
+    ) -> Bool {
         let lateness = deadline.duration(to: ranAt)
         guard lateness >= lateTimerThreshold else { return false }
         let (seconds, attoseconds) = lateness.components
-        report(.timer, details: ["lateness": "\(seconds * 1_000 + attoseconds / 1_000_000_000_000_000) ms"])
+        var details = ["lateness": "\(seconds * 1_000 + attoseconds / 1_000_000_000_000_000) ms"]
+        if ownTimer { details["timer"] = "the clock's own" }
+        report(.timer, details: details)
         return true
     }
 

@@ -55,7 +55,7 @@ extension DeadlineScheduler {
         guard won else { return }
         // As on Petal's timer thread: a late expiry (a loop held up by its other work) is worth
         // knowing.
-        PetalDiagnostics.reportLateTimer(deadline: entry.deadline, ranAt: .now)
+        PetalDiagnostics.reportLateTimer(deadline: entry.deadline, ranAt: .now, ownTimer: true)
         action()
     }
 }

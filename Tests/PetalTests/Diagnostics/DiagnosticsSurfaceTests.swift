@@ -36,6 +36,9 @@ struct DiagnosticsSurfaceTests {
         // A lateness no real timer of the test process comes near, so that the report is this test's.
         let deadline = ContinuousClock.now
         #expect(PetalDiagnostics.reportLateTimer(deadline: deadline, ranAt: deadline + .milliseconds(987_250)))
+        #expect(
+            PetalDiagnostics.reportLateTimer(
+                deadline: deadline, ranAt: deadline + .milliseconds(987_375), ownTimer: true))
 
         let repeats = reports(forLine: line)
         #expect(repeats.map(\.kind) == [.repeatedResolution])
@@ -68,6 +71,13 @@ struct DiagnosticsSurfaceTests {
         #expect(late.first?.site.name == "timer thread")
         let expected = "Petal: the timer thread ran a deadline's action 987250 ms late"
         #expect(late.first?.description.hasPrefix(expected) == true)
+        // A clock's own timer (an event loop's) says so: its thread was busy, not Petal's.
+        let own = probeReports { $0.kind == .lateTimer && $0.lateness == "987375 ms" }
+        #expect(own.count == 1)
+        #expect(own.first?.details["timer"] == "the clock's own")
+        #expect(
+            own.first?.description.hasPrefix("Petal: a clock's own timer (DeadlineClock(timer:), an event loop's)")
+                == true)
     }
 
     @Test("a timer action less than the threshold late is neither counted nor reported")
