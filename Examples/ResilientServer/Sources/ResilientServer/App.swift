@@ -40,6 +40,9 @@ enum ResilientServer {
         // A second copy of a call not answered after 5 ms (the slowest ordinary answer), a third
         // after 10: a lost call costs 5 ms, not the request. Extra copies: at most 5% of calls.
         let hedging = HedgingPolicy(copies: 3, delay: .milliseconds(5), budget: RetryBudget(share: 0.05, burst: 64))
+        // The hedge delays kept by the backend's loop, where the calls are made and answered: a
+        // delay taken out when its call answers (most are) then wakes no other thread.
+        let hedgeClock = DeadlineClock.eventLoop(backend.loop)
         // On SIGTERM, asks the requests in flight to stop and waits for them (a second at most).
         let drain = RequestDrain(gracePeriod: .seconds(1))
 
@@ -60,7 +63,9 @@ enum ResilientServer {
             // answered and freed on the thread their answers come from.
             let answers = limit.run {
                 Future.startFollowing(on: .eventLoop(backend.loop)) {
-                    let calls = (1...n).map { index in Future.hedging(hedging) { backend.call(index, key: key) } }
+                    let calls = (1...n).map { index in
+                        Future.hedging(hedging, clock: hedgeClock) { backend.call(index, key: key) }
+                    }
                     return Future.fulfillingWhen(calls)
                 }
             }.timeout(by: .current)
