@@ -9,7 +9,8 @@ extension DeadlineScheduler {
     /// Hands `entry` to `timer`, under the lock: its expiry, on the timer's thread, then finds it
     /// kept, and a cancellation racing with this call finds it either not yet scheduled (which
     /// the caller's order rules out) or kept, never half-scheduled.
-    func schedule(_ entry: DeadlineEntry, on timer: any DeadlineTimer) throws(TimerUnavailableError) {
+    func scheduleOnTimer(_ entry: DeadlineEntry) throws(TimerUnavailableError) {
+        let timer = timer.unsafelyUnwrapped.timer
         let failure: TimerUnavailableError? = withLock {
             precondition(entry.heapIndex == DeadlineEntry.notScheduled, "Petal: a deadline was scheduled twice")
             // The expiry holds the action; the entry holds what takes it off the timer.
@@ -57,5 +58,14 @@ extension DeadlineScheduler {
         // knowing.
         PetalDiagnostics.reportLateTimer(deadline: entry.deadline, ranAt: .now, ownTimer: true)
         action()
+    }
+}
+
+/// A ``DeadlineTimer`` held by reference (see `DeadlineScheduler.timer`).
+final class DeadlineTimerBox: Sendable {
+    let timer: any DeadlineTimer
+
+    init(_ timer: any DeadlineTimer) {
+        self.timer = timer
     }
 }
