@@ -48,6 +48,12 @@ public final class Subscriber: Sendable {
     static func make(threads: Int, perThread: Int, expecting: (Int) -> Int) -> [[Subscriber]] {
         (0..<threads).map { _ in (0..<perThread).map { Subscriber(expecting: expecting($0)) } }
     }
+
+    /// The subscribers of a hot promise's round that captures them (each expecting `1`), or none
+    /// when `capture` is `.nothing`.
+    static func forHotPromise(_ capture: Capture, threads: Int, perThread: Int) -> [[Subscriber]] {
+        capture == .nothing ? [] : make(threads: threads, perThread: perThread) { _ in 1 }
+    }
 }
 
 /// A value of the request that a service's completion captures beside the request object and an

@@ -90,8 +90,7 @@ extension Workload {
                 operations: perThread * threads,
                 setUp: {
                     Delivered.reset()
-                    let subscribers =
-                        capture == .nothing ? [] : Subscriber.make(threads: threads, perThread: perThread) { _ in 1 }
+                    let subscribers = Subscriber.forHotPromise(capture, threads: threads, perThread: perThread)
                     hot.value = Shared((C.make(), subscribers))
                 },
                 measure: {
@@ -120,8 +119,7 @@ extension Workload {
                 setUp: {
                     Delivered.reset()
                     let handle = C.make()
-                    let subscribers =
-                        capture == .nothing ? [] : Subscriber.make(threads: threads, perThread: perThread) { _ in 1 }
+                    let subscribers = Subscriber.forHotPromise(capture, threads: threads, perThread: perThread)
                     let shared = Shared((handle, subscribers))
                     pool.run { index in
                         C.subscribe(

@@ -1,12 +1,6 @@
 import Petal
 import Testing
 
-/// The rejection of `outcome`, if it is a timeout.
-private func timedOut<Value>(_ outcome: Outcome<Value>?) -> FutureTimeoutError? {
-    guard case .rejected(let error)? = outcome else { return nil }
-    return error as? FutureTimeoutError
-}
-
 /// A manual clock: deadlines pass exactly when a test says so, on the test's thread. None of
 /// these tests waits for real time; each has a clock of its own, so they run in parallel.
 @Suite("Time: the manual clock")

@@ -43,12 +43,6 @@ private final class HandTimer: DeadlineTimer, @unchecked Sendable {
     }
 }
 
-/// The rejection of `outcome`, if it is a timeout.
-private func timedOut<Value>(_ outcome: Outcome<Value>?) -> FutureTimeoutError? {
-    guard case .rejected(let error)? = outcome else { return nil }
-    return error as? FutureTimeoutError
-}
-
 /// A clock whose deadlines a timer of the caller's keeps (`DeadlineClock(timer:)`, what PetalNIO's
 /// event-loop clock is built on): deadlines handed over and taken back exactly once, the one-shot
 /// between the timer and the work kept, real time shared with `.continuous`.
