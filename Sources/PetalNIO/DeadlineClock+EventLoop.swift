@@ -38,37 +38,33 @@
         }
     }
 
-    /// A ``Petal/DeadlineTimer`` on an event loop's scheduled callbacks, one per deadline.
+    /// A ``Petal/DeadlineTimer`` on an event loop's scheduled callbacks: one for each wake-up the
+    /// clock asks for, never cancelled (NIO finds a callback to cancel by walking its whole queue).
     struct EventLoopDeadlineTimer: DeadlineTimer {
         let loop: any EventLoop
 
         func schedule(
-            at deadline: ContinuousClock.Instant, _ expiry: @escaping @Sendable () -> Void
-        ) throws(TimerUnavailableError) -> DeadlineTimerCancellation {
+            at deadline: ContinuousClock.Instant, _ wake: @escaping @Sendable () -> Void
+        ) throws(TimerUnavailableError) {
             // NIO keeps its deadlines on its own clock (uptime); the time left is the same on
-            // both, rounded up so that the loop never fires before the instant on Petal's.
+            // both, rounded up so that the loop never wakes the clock before the instant.
             let left = ContinuousClock.now.duration(to: deadline).components
             let nanoseconds = left.seconds &* 1_000_000_000 &+ (left.attoseconds + 999_999_999) / 1_000_000_000
             do {
-                let callback = try loop.scheduleCallback(
-                    at: .now() + .nanoseconds(max(nanoseconds, 0)), handler: LoopExpiry(expiry: expiry))
-                return { callback.cancel() }
+                _ = try loop.scheduleCallback(
+                    at: .now() + .nanoseconds(max(nanoseconds, 0)), handler: LoopExpiry(wake: wake))
             } catch {
                 throw TimerUnavailableError(code: ESHUTDOWN, reason: "the event loop did not take it (\(error))")
             }
         }
     }
 
-    /// What the loop runs at a deadline.
-    ///
-    /// Nothing on a cancellation: NIO reports one while it holds its tasks' lock, where taking
-    /// the clock's lock (held by a `schedule` waiting for NIO's) could deadlock, and running an
-    /// expired operation's callbacks could re-enter NIO's lock.
+    /// What the loop runs at a wake-up.
     private struct LoopExpiry: NIOScheduledCallbackHandler, Sendable {
-        let expiry: @Sendable () -> Void
+        let wake: @Sendable () -> Void
 
         func handleScheduledCallback(eventLoop: some EventLoop) {
-            expiry()
+            wake()
         }
     }
 #endif

@@ -15,19 +15,10 @@ final class DeadlineEntry: @unchecked Sendable {
     var heapIndex = DeadlineEntry.notScheduled
     /// What to run when the deadline passes; dropped as soon as the entry leaves the heap, so a
     /// removed entry holds on to nothing.
-    ///
-    /// While a ``DeadlineTimer`` of the caller's keeps the entry (see
-    /// `DeadlineScheduler.init(timer:)`), the timer's expiry holds the action and this holds what
-    /// takes the entry off the timer, which releases the action with it. One field for both: an
-    /// entry is what a pending retry, hedge or timeout holds, and a second closure would take it
-    /// into the next allocation size (`RetryMemoryTests`).
     var action: (@Sendable () -> Void)?
 
-    /// `heapIndex` of an entry in no heap: never scheduled, removed, or taken by its timer.
+    /// `heapIndex` of an entry in no heap: never scheduled, or taken out.
     static let notScheduled = -1
-    /// `heapIndex` of an entry that a ``DeadlineTimer`` of the caller's keeps: in no heap, but
-    /// scheduled.
-    static let keptByTimer = Int.max
 
     @usableFromInline
     init(deadline: ContinuousClock.Instant, action: @escaping @Sendable () -> Void) {

@@ -1,63 +1,55 @@
-/// A scheduler whose deadlines a ``DeadlineTimer`` of the caller's keeps (see
-/// `DeadlineScheduler.init(timer:)`).
+/// A scheduler whose heap a ``DeadlineTimer`` of the caller's wakes (see
+/// `DeadlineScheduler.init(timer:)`), in place of Petal's timer thread.
 ///
-/// The one-shot is the heap's: an entry is kept (`heapIndex` is `keptByTimer`) from the moment
-/// it is handed to the timer until its expiry or a cancellation takes it, and whichever takes it,
-/// under the scheduler's lock, decides whether the deadline or the work won. The timer only
-/// wakes the expiry; it decides nothing.
+/// The entries stay in the scheduler's heap, under its lock: scheduling and cancelling are the
+/// thread's, O(log n), and the one-shot between a deadline and the work it guards is decided
+/// there, as on the thread. The timer is only asked to wake the heap at its earliest deadline,
+/// and only when that comes earlier than the wake-up it was last asked for: in a service whose
+/// requests' deadlines come in order, one wake-up serves many deadlines, and a deadline taken out
+/// in time (the usual case) costs the timer nothing. An event loop's own cancellation would
+/// cost more: NIO finds a scheduled task to cancel by walking its whole queue.
 extension DeadlineScheduler {
-    /// Hands `entry` to `timer`, under the lock: its expiry, on the timer's thread, then finds it
-    /// kept, and a cancellation racing with this call finds it either not yet scheduled (which
-    /// the caller's order rules out) or kept, never half-scheduled.
-    func scheduleOnTimer(_ entry: DeadlineEntry) throws(TimerUnavailableError) {
-        let timer = timer.unsafelyUnwrapped.timer
-        let failure: TimerUnavailableError? = withLock {
-            precondition(entry.heapIndex == DeadlineEntry.notScheduled, "Petal: a deadline was scheduled twice")
-            // The expiry holds the action; the entry holds what takes it off the timer.
-            let action = entry.action.take().unsafelyUnwrapped
-            do throws(TimerUnavailableError) {
-                entry.action = try timer.schedule(at: entry.deadline) { [self] in expire(entry, running: action) }
-            } catch {
-                entry.action = action
-                return error
+    /// Asks the timer for a wake-up at `deadline` unless one is asked for at or before it
+    /// (lock held).
+    ///
+    /// - Returns: The timer's refusal, if it would not take the wake-up.
+    func armTimer(for deadline: ContinuousClock.Instant) -> TimerUnavailableError? {
+        if let earliest = armed.last, earliest <= deadline { return nil }
+        do throws(TimerUnavailableError) {
+            try timer.unsafelyUnwrapped.timer.schedule(at: deadline) { [self] in wake(armedFor: deadline) }
+        } catch {
+            return error
+        }
+        armed.append(deadline)
+        return nil
+    }
+
+    /// The timer's wake-up for `instant`: runs every action due by then, outside the lock,
+    /// earliest first, and asks for the next wake-up.
+    ///
+    /// The wake-up itself says that `instant` has come, by the timer's clock: what is due by it
+    /// runs even if `ContinuousClock` reads a hair earlier. A wake-up that finds nothing due (its
+    /// deadline was taken out) only asks for the next.
+    private func wake(armedFor instant: ContinuousClock.Instant) {
+        var due: [(deadline: ContinuousClock.Instant, action: @Sendable () -> Void)] = []
+        withLock {
+            // Usually the last: a timer wakes its earliest first.
+            if let index = armed.lastIndex(of: instant) { armed.remove(at: index) }
+            let now = Swift.max(ContinuousClock.now, instant)
+            while let first = heap.first, first.deadline <= now {
+                due.append((first.deadline, first.action.take().unsafelyUnwrapped))
+                remove(at: 0)
             }
-            entry.heapIndex = DeadlineEntry.keptByTimer
-            timerPending += 1
-            return nil
+            // A timer that refuses now (its loop shut down) leaves the rest pending: there is no
+            // one left to run them, as `DeadlineClock.eventLoop(_:)` documents.
+            if let next = heap.first { _ = armTimer(for: next.deadline) }
         }
-        if let failure { throw failure }
-    }
-
-    /// `cancel(_:)` on a timer of the caller's: takes `entry` if its expiry has not, and then
-    /// takes it off the timer, outside the lock (an event loop's cancellation from another thread
-    /// takes the loop's own lock).
-    func cancelOnTimer(_ entry: DeadlineEntry) -> Bool {
-        let taken: DeadlineTimerCancellation?? = withLock {
-            guard entry.heapIndex == DeadlineEntry.keptByTimer else { return nil }
-            entry.heapIndex = DeadlineEntry.notScheduled
-            timerPending -= 1
-            return .some(entry.action.take())
+        for (deadline, action) in due {
+            // As on Petal's timer thread: a late action (a loop held up by its other work) is
+            // worth knowing.
+            PetalDiagnostics.reportLateTimer(deadline: deadline, ranAt: .now, ownTimer: true)
+            action()
         }
-        guard let taken else { return false }
-        taken?()
-        return true
-    }
-
-    /// The timer fired for `entry`: runs `action`, outside the lock, unless a cancellation took
-    /// the entry first.
-    private func expire(_ entry: DeadlineEntry, running action: @Sendable () -> Void) {
-        let won: Bool = withLock {
-            guard entry.heapIndex == DeadlineEntry.keptByTimer else { return false }
-            entry.heapIndex = DeadlineEntry.notScheduled
-            entry.action = nil  // the cancellation: nothing is left to take off
-            timerPending -= 1
-            return true
-        }
-        guard won else { return }
-        // As on Petal's timer thread: a late expiry (a loop held up by its other work) is worth
-        // knowing.
-        PetalDiagnostics.reportLateTimer(deadline: entry.deadline, ranAt: .now, ownTimer: true)
-        action()
     }
 }
 

@@ -26,8 +26,8 @@ import CPetal
 /// the ordering this type relies on.
 @usableFromInline
 final class DeadlineScheduler: @unchecked Sendable {
-    // @unchecked: `heap`, `nextSequence`, `threadStarted`, `stopping` and `timerPending` are
-    // only touched with `monitor` locked; `monitor` and `timer` never change.
+    // @unchecked: `heap`, `nextSequence`, `threadStarted`, `stopping` and `armed` are only
+    // touched with `monitor` locked; `monitor` and `timer` never change.
 
     /// The scheduler of every timeout in the process. It survives `fork()`: the child, which
     /// inherits the heap but not the timer thread, starts a thread of its own.
@@ -43,17 +43,19 @@ final class DeadlineScheduler: @unchecked Sendable {
     }()
 
     private let monitor = Monitor()
-    /// The timer of the caller's that keeps this scheduler's deadlines in place of the heap and
+    /// The timer of the caller's that wakes this scheduler for its earliest deadline in place of
     /// the thread (see ``init(timer:)``); `nil` for Petal's own.
     ///
     /// Boxed in a class: checking an optional existential for `nil` copies it through its value
     /// witnesses (callgrind: about 300 instructions on every timeout of Petal's own clock),
     /// where an optional reference is a word compared with zero.
     let timer: DeadlineTimerBox?
-    /// How many entries `timer` keeps: `pendingCount` of a scheduler on one.
-    var timerPending = 0
+    /// The instants `timer` was asked to wake this scheduler at and has not yet, latest first:
+    /// no wake-up is asked for an entry due at or after the last (the earliest), and when that
+    /// one comes, the one before it is the next.
+    var armed: [ContinuousClock.Instant] = []
     /// Min-heap on (deadline, sequence): `heap[0]` is due first.
-    private var heap: [DeadlineEntry] = []
+    var heap: [DeadlineEntry] = []
     private var nextSequence: UInt64 = 0
     private var threadStarted = false
     /// Set by ``stop()``: the timer thread exits instead of sleeping on.
@@ -102,8 +104,8 @@ final class DeadlineScheduler: @unchecked Sendable {
         self.manualNow = start
     }
 
-    /// A scheduler on real time whose deadlines `timer` keeps: no heap and no thread; each
-    /// entry goes to the timer as it is scheduled, and comes off it when cancelled.
+    /// A scheduler on real time whose heap `timer` wakes: no thread; the timer is asked for a
+    /// wake-up only when the earliest deadline comes earlier than the one it was last asked for.
     init(timer: any DeadlineTimer) {
         self.startThread = { _ in preconditionFailure("Petal: a clock on a timer of its own has no timer thread") }
         self.timer = DeadlineTimerBox(timer)
@@ -170,7 +172,7 @@ final class DeadlineScheduler: @unchecked Sendable {
 
     /// How many entries wait for their deadline.
     var pendingCount: Int {
-        withLock { timer == nil ? heap.count : timerPending }
+        withLock { heap.count }
     }
 
     /// Adds `entry`; its action runs on the timer thread once its deadline has passed, unless
@@ -180,8 +182,7 @@ final class DeadlineScheduler: @unchecked Sendable {
     ///   started: the entry is not scheduled (a later call tries again).
     @usableFromInline
     func schedule(_ entry: DeadlineEntry) throws(TimerUnavailableError) {
-        if timer != nil { return try scheduleOnTimer(entry) }
-        let failure: Int32 = withLock {
+        let failure: TimerUnavailableError? = withLock {
             precondition(entry.heapIndex == DeadlineEntry.notScheduled, "Petal: a deadline was scheduled twice")
             precondition(!stopping, "Petal: a deadline was scheduled on a stopped scheduler")
             entry.sequence = nextSequence
@@ -190,21 +191,26 @@ final class DeadlineScheduler: @unchecked Sendable {
             heap.append(entry)
             siftUp(entry.heapIndex)
             // A manual clock's deadlines wait for `advance(to:)`.
-            if manualNow != nil { return 0 }
+            if manualNow != nil { return nil }
+            if timer != nil {
+                guard let refusal = armTimer(for: entry.deadline) else { return nil }
+                remove(at: entry.heapIndex)
+                return refusal
+            }
             if !threadStarted {
                 let status = startTimerThread()
                 guard status == 0 else {
                     remove(at: entry.heapIndex)
-                    return status
+                    return TimerUnavailableError(code: status)
                 }
                 threadStarted = true
             } else if entry.heapIndex == 0 {
                 // The timer thread sleeps until a later deadline (or for ever): wake it to re-arm.
                 monitor.signal()
             }
-            return 0
+            return nil
         }
-        if failure != 0 { throw TimerUnavailableError(code: failure) }
+        if let failure { throw failure }
     }
 
     /// Removes `entry` if its deadline has not been taken by the timer thread yet.
@@ -214,13 +220,12 @@ final class DeadlineScheduler: @unchecked Sendable {
     ///   already cancelled.
     @usableFromInline
     func cancel(_ entry: DeadlineEntry) -> Bool {
-        if timer != nil { return cancelOnTimer(entry) }
-        return withLock {
+        withLock {
             guard entry.heapIndex != DeadlineEntry.notScheduled else { return false }
             assert(heap[entry.heapIndex] === entry, "Petal: a deadline entry lost track of its heap index")
             remove(at: entry.heapIndex)
-            // No signal: if this was the earliest, the timer thread wakes for it, finds nothing
-            // due, and sleeps again until the new earliest.
+            // No signal: if this was the earliest, the timer thread (or the caller's timer) wakes
+            // for it, finds nothing due, and sleeps again until the new earliest.
             return true
         }
     }
@@ -323,7 +328,7 @@ final class DeadlineScheduler: @unchecked Sendable {
     }
 
     /// Takes the entry at `index` out of the heap and drops its action.
-    private func remove(at index: Int) {
+    func remove(at index: Int) {
         let removed = heap[index]
         let last = heap.removeLast()
         if index < heap.count {

@@ -2,19 +2,17 @@ import Foundation
 import Petal
 import Testing
 
-/// A timer whose deadlines fire when a test says so: it records what it is handed, and which of
-/// its deadlines were cancelled.
+/// A timer whose wake-ups run when a test says so: it records each wake-up it is asked for.
 private final class HandTimer: DeadlineTimer, @unchecked Sendable {
-    // @unchecked: `armed` is only touched with `lock` held.
-    struct Armed {
+    // @unchecked: `asked` is only touched with `lock` held.
+    struct WakeUp {
         let deadline: ContinuousClock.Instant
-        let expiry: @Sendable () -> Void
-        var cancelled: Bool
+        let wake: @Sendable () -> Void
     }
 
     private let lock = NSLock()
-    private var armed: [Armed] = []
-    /// Set by a test: the next `schedule` throws it.
+    private var asked: [WakeUp] = []
+    /// What every `schedule` throws, if set.
     private let refusal: TimerUnavailableError?
 
     init(refusing refusal: TimerUnavailableError? = nil) {
@@ -22,54 +20,51 @@ private final class HandTimer: DeadlineTimer, @unchecked Sendable {
     }
 
     func schedule(
-        at deadline: ContinuousClock.Instant, _ expiry: @escaping @Sendable () -> Void
-    ) throws(TimerUnavailableError) -> DeadlineTimerCancellation {
+        at deadline: ContinuousClock.Instant, _ wake: @escaping @Sendable () -> Void
+    ) throws(TimerUnavailableError) {
         if let refusal { throw refusal }
-        let index = lock.withLock {
-            armed.append(Armed(deadline: deadline, expiry: expiry, cancelled: false))
-            return armed.count - 1
-        }
-        return { [self] in lock.withLock { armed[index].cancelled = true } }
+        lock.withLock { asked.append(WakeUp(deadline: deadline, wake: wake)) }
     }
 
-    /// What the timer was handed, in order.
-    var handed: [Armed] { lock.withLock { armed.map { $0 } } }
+    /// The wake-ups asked for, in order.
+    var wakeUps: [WakeUp] { lock.withLock { asked.map { $0 } } }
 
-    /// Fires deadline `index`, as the timer would at its instant (whether or not it was cancelled:
-    /// a timer may fire a deadline whose cancellation is on its way).
+    /// Runs wake-up `index`, as the timer would at its instant.
     func fire(_ index: Int) {
-        let expiry = lock.withLock { armed[index].expiry }
-        expiry()
+        let wake = lock.withLock { asked[index].wake }
+        wake()
     }
 }
 
-/// A clock whose deadlines a timer of the caller's keeps (`DeadlineClock(timer:)`, what PetalNIO's
-/// event-loop clock is built on): deadlines handed over and taken back exactly once, the one-shot
-/// between the timer and the work kept, real time shared with `.continuous`.
+/// A clock woken by a timer of the caller's (`DeadlineClock(timer:)`, what PetalNIO's event-loop
+/// clock is built on): the timer asked only for the earliest deadline, the one-shot between a
+/// deadline and its work kept by the clock, real time shared with `.continuous`.
 @Suite("Time: a clock on a timer of the caller's")
 struct DeadlineTimerTests {
-    @Test("a timeout hands its deadline to the timer, and its expiry rejects the timeout on the timer's thread")
-    func expiryRejects() {
+    @Test("a timeout asks the timer to wake the clock at its deadline, and the wake-up rejects it")
+    func wakeUpRejects() {
         let timer = HandTimer()
         let clock = DeadlineClock(timer: timer)
         let promise = Promise<Int>()
         let before = ContinuousClock.now
         let timed = promise.future.timeout(after: .seconds(60), clock: clock)
-        #expect(timer.handed.count == 1)
-        #expect(timer.handed[0].deadline >= before + .seconds(60))
+        #expect(timer.wakeUps.count == 1)
+        #expect(timer.wakeUps[0].deadline >= before + .seconds(60))
         #expect(clock.pendingDeadlineCount == 1)
         #expect(!clock.isManual)
         #expect(timed.peek() == nil)
+        // The wake-up says its instant has come, by the timer's clock.
         timer.fire(0)
         #expect(timedOut(timed.peek())?.duration == .seconds(60))
         #expect(clock.pendingDeadlineCount == 0)
+        // Nothing is left, so no other wake-up is asked for.
+        #expect(timer.wakeUps.count == 1)
         // The timeout's answer stands; the receiver may still resolve.
         #expect(promise.fulfil(with: 1))
         #expect(timedOut(timed.peek()) != nil)
-        #expect(!timer.handed[0].cancelled)
     }
 
-    @Test("work done in time takes its deadline off the timer once, and a late expiry does nothing")
+    @Test("work done in time takes its deadline out without the timer, and the wake-up then does nothing")
     func resolvedInTime() {
         let timer = HandTimer()
         let clock = DeadlineClock(timer: timer)
@@ -77,15 +72,40 @@ struct DeadlineTimerTests {
         let timed = promise.future.timeout(after: .seconds(60), clock: clock)
         promise.fulfil(with: "done")
         #expect(timed.peek()?.value == "done")
-        #expect(timer.handed.map(\.cancelled) == [true])
         #expect(clock.pendingDeadlineCount == 0)
-        // A timer that fires anyway (its cancellation raced with its expiry) changes nothing.
         timer.fire(0)
         #expect(timed.peek()?.value == "done")
-        #expect(clock.pendingDeadlineCount == 0)
+        #expect(timer.wakeUps.count == 1)
     }
 
-    @Test("a request on the timeout's future cancels it and takes the deadline off the timer")
+    @Test("only a deadline earlier than the wake-up asked for asks for another")
+    func onlyTheEarliestAsks() {
+        let timer = HandTimer()
+        let clock = DeadlineClock(timer: timer)
+        let promises = (0..<4).map { _ in Promise<Int>() }
+        let later = promises[0].future.timeout(after: .seconds(60), clock: clock)
+        let laterStill = promises[1].future.timeout(after: .seconds(90), clock: clock)
+        #expect(timer.wakeUps.count == 1)
+        let earlier = promises[2].future.timeout(after: .seconds(30), clock: clock)
+        #expect(timer.wakeUps.count == 2)
+        // The 30 s wake-up: only the 30 s timeout is due; the clock asks for the 60 s one next.
+        timer.fire(1)
+        #expect(timedOut(earlier.peek()) != nil)
+        #expect(later.peek() == nil && laterStill.peek() == nil)
+        #expect(timer.wakeUps.count == 2)  // the 60 s wake-up was already asked for
+        // The 60 s one's work answers in time: its wake-up finds nothing due and asks for 90 s.
+        promises[0].fulfil(with: 1)
+        timer.fire(0)
+        #expect(later.peek()?.value == 1)
+        #expect(timer.wakeUps.count == 3)
+        #expect(timer.wakeUps[2].deadline > timer.wakeUps[0].deadline + .seconds(29))
+        timer.fire(2)
+        #expect(timedOut(laterStill.peek()) != nil)
+        #expect(clock.pendingDeadlineCount == 0)
+        for promise in promises { promise.fulfil(with: 0) }
+    }
+
+    @Test("a request on the timeout's future cancels it and takes its deadline out")
     func cancellationRequest() {
         let timer = HandTimer()
         let clock = DeadlineClock(timer: timer)
@@ -96,11 +116,10 @@ struct DeadlineTimerTests {
         timed.requestCancellation()
         #expect(timed.peek()?.isCancelled == true)
         #expect(stopped.value == 1)
-        #expect(timer.handed.map(\.cancelled) == [true])
         #expect(clock.pendingDeadlineCount == 0)
     }
 
-    @Test("a timer that does not take the deadline rejects the timeout at once with its error")
+    @Test("a timer that will not take the wake-up rejects the timeout at once with its error")
     func refused() {
         let refusal = TimerUnavailableError(code: ESHUTDOWN, reason: "the loop has shut down")
         let clock = DeadlineClock(timer: HandTimer(refusing: refusal))
@@ -127,10 +146,10 @@ struct DeadlineTimerTests {
         let timed = Deadline.withValue(request) {
             promise.future.timeout(after: .seconds(3600), clock: clock)
         }
-        #expect(timer.handed.map(\.deadline) == [request.instant])
+        #expect(timer.wakeUps.map(\.deadline) == [request.instant])
         timer.fire(0)
         #expect(timedOut(timed.peek())?.deadline == request.instant)
-        // The other way round: a deadline made on the timer's clock bounds a timeout on `.continuous`.
+        // The other way round: a deadline made on the timer's clock bounds one on `.continuous`.
         let onTimer = Deadline(after: .seconds(5), clock: clock)
         #expect(onTimer.earlier(of: Deadline(after: .seconds(10))).instant == onTimer.instant)
         #expect(Deadline(after: .seconds(10)).earlier(of: onTimer).instant == onTimer.instant)
@@ -139,15 +158,14 @@ struct DeadlineTimerTests {
         let ignored = Deadline.withValue(Deadline(after: .seconds(1), clock: manual)) {
             promise.future.timeout(after: .seconds(60), clock: clock)
         }
-        #expect(timer.handed.count == 2)
-        #expect(timer.handed[1].deadline > ContinuousClock.now + .seconds(59))
+        #expect(timer.wakeUps.count == 2)
+        #expect(timer.wakeUps[1].deadline > ContinuousClock.now + .seconds(59))
         promise.fulfil(with: 1)
         #expect(ignored.peek()?.value == 1)
-        #expect(timer.handed.map(\.cancelled) == [false, true])
         #expect(clock.pendingDeadlineCount == 0)
     }
 
-    @Test("a hedge's delay is kept by the timer: the second copy starts when it expires")
+    @Test("a hedge's delay is kept by the clock: the second copy starts at the wake-up")
     func hedgeDelay() {
         let timer = HandTimer()
         let clock = DeadlineClock(timer: timer)
@@ -161,18 +179,19 @@ struct DeadlineTimerTests {
             return started.value == 1 ? first.future : second.future
         }
         #expect(started.value == 1)
-        #expect(timer.handed.count == 1)
+        #expect(timer.wakeUps.count == 1)
         timer.fire(0)
         #expect(started.value == 2)
         second.fulfil(with: 2)
         #expect(call.peek()?.value == 2)
         #expect(clock.pendingDeadlineCount == 0)
+        first.fulfil(with: 1)
     }
 
     @Test(
-        "work and expiry racing on many threads: each timeout decided once, nothing left on the timer",
+        "work and wake-ups racing on two threads: each timeout decided once, nothing left",
         .timeLimit(.minutes(2)))
-    func raceWithExpiry() {
+    func raceWithWakeUps() {
         let rounds = 200
         let perRound = 64
         for _ in 0..<rounds {
@@ -189,19 +208,22 @@ struct DeadlineTimerTests {
                 }
                 return timed
             }
-            // Thread 0 fires every deadline, thread 1 fulfils every promise, in opposite orders.
+            // Thread 0 runs every wake-up asked for, each asking for the next, until none is
+            // left; thread 1 fulfils every promise, latest deadline first.
             onThreads(2) { thread in
                 if thread == 0 {
-                    for index in (0..<perRound).reversed() { timer.fire(index) }
+                    var next = 0
+                    while next < timer.wakeUps.count {
+                        timer.fire(next)
+                        next += 1
+                    }
                 } else {
-                    for promise in promises { promise.fulfil(with: 1) }
+                    for promise in promises.reversed() { promise.fulfil(with: 1) }
                 }
             }
             #expect(decided.value == perRound)
             let fulfilled = timeouts.filter { $0.peek()?.value == 1 }.count
             #expect(fulfilled + timedOutCount.value == perRound)
-            // Every deadline the work won was taken off the timer; none the expiry won was.
-            #expect(timer.handed.filter(\.cancelled).count == fulfilled)
             #expect(clock.pendingDeadlineCount == 0)
         }
     }
