@@ -19,7 +19,7 @@
         /// still wakes Petal's timer thread at its instant; an event loop recomputes its next
         /// wake-up on every turn, so on the loop that answers a request's I/O the same deadline
         /// costs no wake-up at all. Make one clock per loop when the service starts, keep it, and
-        /// give a request's ``Petal/Deadline`` the clock of the loop its work runs on:
+        /// give a request's `Deadline` the clock of the loop its work runs on:
         ///
         /// ```swift
         /// let clock = DeadlineClock.eventLoop(loop)   // once, at start-up
@@ -27,7 +27,7 @@
         /// let deadline = Deadline(after: .milliseconds(20), from: arrival, clock: clock)
         /// ```
         ///
-        /// Its instants are real time: a deadline made on ``Petal/DeadlineClock/continuous`` is
+        /// Its instants are real time: a deadline made on `DeadlineClock.continuous` is
         /// honoured by operations on this clock, and the other way round.
         ///
         /// The clock must not outlive its loop: shut the loop down after the work timed on it. A
@@ -38,7 +38,7 @@
         }
     }
 
-    /// A ``Petal/DeadlineTimer`` on an event loop's scheduled callbacks: one for each wake-up the
+    /// A `DeadlineTimer` on an event loop's scheduled callbacks: one for each wake-up the
     /// clock asks for, never cancelled (NIO finds a callback to cancel by walking its whole queue).
     struct EventLoopDeadlineTimer: DeadlineTimer {
         let loop: any EventLoop
