@@ -16,7 +16,11 @@ extension DeadlineScheduler {
     func armTimer(for deadline: ContinuousClock.Instant) -> TimerUnavailableError? {
         if let earliest = armed.last, earliest <= deadline { return nil }
         do throws(TimerUnavailableError) {
-            try timer.unsafelyUnwrapped.timer.schedule(at: deadline) { [self] in wake(armedFor: deadline) }
+            // Weakly: the timer holds the wake-up until it runs, perhaps for ever (a loop that
+            // shut down), and must not keep a clock nobody else holds, nor its heap, alive.
+            try timer.unsafelyUnwrapped.timer.schedule(at: deadline) { [weak self] in
+                self?.wake(armedFor: deadline)
+            }
         } catch {
             return error
         }
