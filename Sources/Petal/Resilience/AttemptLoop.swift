@@ -66,8 +66,12 @@ protocol AttemptLoop<Value>: AnyObject, Sendable {
 
     /// Runs attempt `number` (1 is the first) on this thread, now.
     func run(_ number: Int)
-    /// `context` dropped attempt `number`: it never ran.
-    func dropped(_ number: Int)
+    /// Attempt `number` was counted and never began (the call was over when its turn came, or
+    /// `context` dropped it): nothing was sent, so an attempt that took a budget's token gives
+    /// it back.
+    func notStarted(_ number: Int)
+    /// Ends the call cancelled with `error`, unless it is over already.
+    func cancel(with error: any Error)
     /// A request reached the call's future.
     func stop()
     /// `stop()`, as the action that a request on the call's future runs. A requirement, so that
@@ -114,6 +118,15 @@ extension AttemptLoop {
         } else {
             context.execute({ self.run(number) }, ifDropped: { self.dropped(number) })
         }
+    }
+
+    /// `context` dropped attempt `number`: it never ran, and the call is cancelled with the drop
+    /// (a context that drops work drops the rest of the call's with it, so waiting for another
+    /// attempt would wait for nothing).
+    @inline(__always)
+    func dropped(_ number: Int) {
+        notStarted(number)
+        cancel(with: DroppedWorkError(droppedBy: Context.self))
     }
 
     /// This loop's stripe of `StripedLock`: loops have no lock of their own, so that a call

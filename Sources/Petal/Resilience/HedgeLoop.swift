@@ -109,10 +109,8 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
         self.body = body
     }
 
-    /// `context` dropped copy `number`: the call is cancelled with the drop.
-    func dropped(_ number: Int) {
-        notStarted(number)
-        conclude(.cancelled, error: DroppedWorkError(droppedBy: Context.self))
+    func cancel(with error: any Error) {
+        conclude(.cancelled, error: error)
     }
 
     func run(_ number: Int) {
@@ -175,9 +173,9 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
         copyFailed(error ?? copy.observedError ?? FutureCancelledError(indirectError: nil))
     }
 
-    /// A copy counted in `started` never began (the call was over when its turn came, or its
-    /// context dropped it): nothing was sent, so an extra copy gives its token back.
-    private func notStarted(_ number: Int) {
+    /// A copy counted in `started` never began: an extra copy gives the hedging budget's token
+    /// back, a retry (a negative number) the retry budget's.
+    func notStarted(_ number: Int) {
         if number > 1 {
             plan.values.budget?.giveBack()
         } else if number < 0 {

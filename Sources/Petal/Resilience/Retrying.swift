@@ -135,15 +135,12 @@ final class RetryLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
         self.body = body
     }
 
-    /// `context` dropped attempt `number`: the retrying is cancelled with the drop.
-    func dropped(_ number: Int) {
-        notStarted(number)
-        result.fail(.cancelled, error: DroppedWorkError(droppedBy: Context.self))
+    func cancel(with error: any Error) {
+        result.fail(.cancelled, error: error)
     }
 
-    /// Attempt `number` never began (a request came first, or its context dropped it): a retry
-    /// gives its token back.
-    private func notStarted(_ number: Int) {
+    /// Every attempt after the first took a token when its rejection was handled.
+    func notStarted(_ number: Int) {
         if number > 1 { policy.budget?.giveBack() }
     }
 
