@@ -3,6 +3,15 @@
 #if ServiceLifecycle
     import Petal
     import ServiceLifecycle
+    import Synchronization
+
+    #if canImport(Glibc)
+        import Glibc
+    #elseif canImport(Musl)
+        import Musl
+    #elseif canImport(Darwin)
+        import Darwin
+    #endif
 
     /// The requests in flight, as futures, for a graceful shutdown: a swift-service-lifecycle
     /// `Service` that, when the shutdown begins, asks each of them to stop and waits until none
@@ -36,31 +45,31 @@
         /// The clock the grace period is kept by: real time unless a test's.
         public let clock: DeadlineClock
 
-        private struct State {
-            /// Each pending future's request to stop, by the number it was tracked under.
-            var pending: [UInt64: @Sendable () -> Void] = [:]
-            var nextNumber: UInt64 = 0
-            var isDraining = false
-            /// Fulfilled when the drain has begun and nothing is pending.
-            var idle: Promise<Void>?
-        }
+        /// The requests, in stripes of their own locks (see `DrainStripe`). Petal's pthread
+        /// lock, not Synchronization.Mutex: ThreadSanitizer sees its ordering.
+        private let stripes: [PosixLock<DrainStripe>]
+        /// Read without a lock, for handlers that answer 503 while the drain runs: each stripe
+        /// keeps its own flag under its lock, which is what tracking obeys.
+        private let draining = Atomic<Bool>(false)
+        private let progress = DrainProgress()
 
-        // Petal's pthread lock, not Synchronization.Mutex: ThreadSanitizer sees its ordering.
-        private let state = PosixLock(State())
+        /// Stripes: a power of two, comfortably more than a server's threads.
+        static let stripeCount = 16
 
         /// A drain that, on graceful shutdown, waits at most `gracePeriod` (on `clock`) for the
         /// requests it asked to stop.
         public init(gracePeriod: Duration, clock: DeadlineClock = .continuous) {
             self.gracePeriod = gracePeriod
             self.clock = clock
+            stripes = (0..<Self.stripeCount).map { [progress] _ in PosixLock(DrainStripe(progress: progress)) }
         }
 
         /// The futures tracked that are still pending.
-        public var pendingCount: Int { state.withLock { $0.pending.count } }
+        public var pendingCount: Int { stripes.reduce(0) { sum, stripe in sum + stripe.withLock { $0.count } } }
 
         /// Whether the graceful shutdown has begun: futures tracked from now on are asked to stop
         /// at once.
-        public var isDraining: Bool { state.withLock { $0.isDraining } }
+        public var isDraining: Bool { draining.load(ordering: .acquiring) }
 
         /// Keeps `future` until it resolves, to ask it to stop on graceful shutdown; asks it at
         /// once, on this thread, if the shutdown has begun. A future already resolved is not kept.
@@ -68,31 +77,52 @@
         /// Safe from any thread. The drain holds the future (not only a weak reference): a
         /// request's future is what stands for it, whoever else holds it or not.
         ///
+        /// Cost: one allocation (the future's entry, which is also the whole context of the
+        /// callback that drops it), one subscription, and two locks of one of 16 stripes, which
+        /// threads tracking at once rarely share.
+        ///
         /// - Returns: `future`, to await or chain where it is made:
         ///   `try await drain.track(quotes.fetch(for: request)).value`.
         @discardableResult
         public func track<Value: Sendable>(_ future: Future<Value>) -> Future<Value> {
-            let (number, draining) = state.withLock { state in
-                let number = state.nextNumber
-                state.nextNumber += 1
-                state.pending[number] = { future.requestCancellation() }
-                return (number, state.isDraining)
+            track(future, inStripe: Self.stripeOfThisThread)
+        }
+
+        /// ``track(_:)`` in stripe `index`: tests choose the stripe, to empty one and track into
+        /// it again while another is pending.
+        func track<Value: Sendable>(_ future: Future<Value>, inStripe index: Int) -> Future<Value> {
+            let stripe = stripes[index]
+            let request = TrackedFuture(future, stripe: stripe)
+            let draining = stripe.withLock { stripe in
+                stripe.link(request)
+                // A draining stripe that had emptied is pending again: the drain waits for it
+                // too. Counted under the stripe's lock, before the request can unlink.
+                if stripe.isDraining && stripe.count == 1 { stripe.progress.add() }
+                return stripe.isDraining
             }
             if draining { future.requestCancellation() }
-            // Subscribed after the insertion, so that a resolution that runs it at once (or on
-            // another thread meanwhile) finds the entry to remove.
-            future.whenResolved { [self] _ in resolved(number) }
+            // Subscribed after linking, so that a resolution that runs it at once (or on another
+            // thread meanwhile) finds the request to unlink. Carrying nothing: unlinking reads no
+            // deadline, and a request's handler usually has one bound.
+            future.whenResolvedCarryingNothing { [request] _ in request.resolved() }
             return future
         }
 
-        private func resolved(_ number: UInt64) {
-            let idle = state.withLock { state -> Promise<Void>? in
-                state.pending[number] = nil
-                guard state.pending.isEmpty, let idle = state.idle else { return nil }
-                state.idle = nil
-                return idle
-            }
-            idle?.fulfil(with: ())
+        /// What the drain waits for once it runs: stripes with requests pending, plus one while
+        /// `run()` asks (for tests).
+        var unfinishedShares: Int { progress.unfinished }
+
+        /// This thread's stripe: a hash of its identity (Fibonacci hashing, whose top bits mix
+        /// every bit of the pthread handle), so that no counter is shared to choose it.
+        private static var stripeOfThisThread: Int {
+            #if canImport(Darwin)
+                let thread = UInt(bitPattern: pthread_self())
+            #else
+                let thread = UInt(pthread_self())
+            #endif
+            return Int(
+                truncatingIfNeeded: (thread &* 0x9E37_79B9_7F4A_7C15)
+                    >> UInt(UInt.bitWidth - stripeCount.trailingZeroBitCount))
         }
 
         /// Waits for the graceful shutdown, then asks every pending future to stop, and returns
@@ -104,17 +134,23 @@
             var cancelled = false
             do { try await gracefulShutdown() } catch { cancelled = true }
             let idle = Promise<Void>()
-            let asks = state.withLock { state -> [@Sendable () -> Void] in
-                state.isDraining = true
-                if state.pending.isEmpty {
-                    idle.fulfil(with: ())
-                } else {
-                    state.idle = idle
+            // One share for this asking, until every stripe has been visited.
+            progress.begin(fulfilling: idle)
+            draining.store(true, ordering: .releasing)
+            var asks: [TrackedRequest] = []
+            for stripe in stripes {
+                stripe.withLock { stripe in
+                    stripe.isDraining = true
+                    guard stripe.count > 0 else { return }
+                    // Counted under the stripe's lock, before its last request can unlink.
+                    progress.add()
+                    asks += stripe.requests
                 }
-                return Array(state.pending.values)
             }
-            // Outside the lock: a request to stop may resolve its future here, inline.
-            for ask in asks { ask() }
+            // Outside the locks: a request to stop may resolve its future here, inline.
+            for request in asks { request.stop() }
+            asks = []
+            progress.finishedOne()
             if cancelled { return }
             _ = try? await idle.future.timeout(after: gracePeriod, clock: clock).value
         }

@@ -1,7 +1,7 @@
 #if ServiceLifecycle
     import Logging
     import Petal
-    import PetalServiceLifecycle
+    @testable import PetalServiceLifecycle
     import ServiceLifecycle
     import ServiceLifecycleTestKit
     import Synchronization
@@ -80,6 +80,92 @@
                 }
             }
             #expect(requests.dropFirst().allSatisfy { $0.askCount == 1 })
+            #expect(drain.pendingCount == 0)
+        }
+
+        /// Whether `run()` has returned.
+        final class Returned: Sendable {
+            let flag = Atomic(false)
+        }
+
+        @Test(
+            "tracking on many threads while the drain begins: each future pending after it began is asked once, and run waits for the last"
+        )
+        func trackingRacesTheDrain() async throws {
+            for _ in 0..<20 {
+                let drain = RequestDrain(gracePeriod: .seconds(3_600), clock: .manual())
+                let requests = (0..<2_000).map { _ in Request() }
+                let returned = Returned()
+                try await testGracefulShutdown { trigger in
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        group.addTask {
+                            try await drain.run()
+                            returned.flag.store(true, ordering: .releasing)
+                        }
+                        await withTaskGroup(of: Void.self) { trackers in
+                            for slice in 0..<4 {
+                                trackers.addTask {
+                                    for index in stride(from: slice, to: requests.count, by: 4) {
+                                        if index == requests.count / 2 { trigger.triggerGracefulShutdown() }
+                                        drain.track(requests[index].future)
+                                        // The even ones resolve at once, beside the others' tracking.
+                                        if index.isMultiple(of: 2) { requests[index].promise.fulfil(with: index) }
+                                    }
+                                }
+                            }
+                        }
+                        let pending = requests.enumerated().filter { !$0.offset.isMultiple(of: 2) }.map(\.element)
+                        // Asked by run() (pending when it visited their stripe) or at once
+                        // (tracked after): once either way. Polled: run asks on its own task.
+                        while !pending.allSatisfy({ $0.askCount > 0 }) { await Task.yield() }
+                        #expect(pending.allSatisfy { $0.askCount == 1 })
+                        #expect(drain.pendingCount == pending.count)
+                        for request in pending.dropLast() { request.promise.cancel() }
+                        #expect(drain.pendingCount == 1)
+                        let returnedEarly = returned.flag.load(ordering: .acquiring)
+                        #expect(!returnedEarly)
+                        pending.last?.promise.cancel()
+                        // The grace period is an hour on a manual clock: run returns because
+                        // nothing is pending.
+                        try await group.waitForAll()
+                    }
+                }
+                let returnedAtLast = returned.flag.load(ordering: .acquiring)
+                #expect(returnedAtLast)
+                #expect(drain.pendingCount == 0)
+            }
+        }
+
+        @Test("a stripe that empties while the drain runs and is tracked into again is waited for too")
+        func reopenedStripe() async throws {
+            let drain = RequestDrain(gracePeriod: .seconds(3_600), clock: .manual())
+            let first = Request()
+            drain.track(first.future, inStripe: 0)
+            let returned = Returned()
+            try await testGracefulShutdown { trigger in
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        try await drain.run()
+                        returned.flag.store(true, ordering: .releasing)
+                    }
+                    trigger.triggerGracefulShutdown()
+                    // Polled: run() asks on its own task, then gives up its own share.
+                    while first.askCount == 0 || drain.unfinishedShares != 1 { await Task.yield() }
+                    // Stripe 1 was empty when the drain began: a request tracked into it now is
+                    // asked at once and waited for; its resolution empties the stripe again.
+                    let second = Request()
+                    drain.track(second.future, inStripe: 1)
+                    #expect(second.askCount == 1)
+                    #expect(drain.unfinishedShares == 2)
+                    second.promise.cancel()
+                    #expect(drain.unfinishedShares == 1)
+                    let returnedEarly = returned.flag.load(ordering: .acquiring)
+                    #expect(!returnedEarly)
+                    first.promise.cancel()
+                    try await group.waitForAll()
+                }
+            }
+            #expect(drain.unfinishedShares == 0)
             #expect(drain.pendingCount == 0)
         }
 
