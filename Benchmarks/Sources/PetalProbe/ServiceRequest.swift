@@ -5,11 +5,11 @@ import Petal
 import Synchronization
 
 /// One request of the example service (`Examples/Service`), without the server, the backends'
-/// timers or `await`, three ways: the `petal` variant's promises, combinator and timeout; the
-/// `nio` variant's `EventLoopPromise`s, `whenAllSucceed` and scheduled deadline; and the
-/// `callbacks` floor's countdown and scheduled deadline. Each backend call is a completion
-/// handler kept until the call answers (as the service's `BackendCall` keeps it), and a call
-/// given up on is stopped (one count). `answered` of `calls` answer; if that is not all, the
+/// timers or `await`, four ways: the `petal` variant's promises, combinator and timeout; the
+/// `batch` variant's `PromiseBatch`; the `nio` variant's `EventLoopPromise`s, `whenAllSucceed`
+/// and scheduled deadline; and the `callbacks` floor's countdown and scheduled deadline. Each
+/// backend call is a completion handler kept until the call answers (as the service's
+/// `BackendCall` keeps it), and a call given up on is stopped (one count). `answered` of `calls` answer; if that is not all, the
 /// deadline passes.
 ///
 /// For `Scripts/profile`: callgrind's counts of these loops are what each variant's
@@ -33,6 +33,23 @@ enum ServiceRequest {
             return promise.future
         }
         let all = Future.fulfillingWhen(futures).timeout(after: .milliseconds(20), clock: petalClock)
+        all.whenResolved { _ in bench_count_add() }
+        answer(completions, count: answered)
+        if answered < calls { petalClock.advance(by: .milliseconds(20)) }
+    }
+
+    /// The `batch` variant (`BatchFanout`): the calls' promises in one `PromiseBatch`, each
+    /// slot's stop registered as the service registers it (every call can be stopped).
+    static func batch(calls: Int, answered: Int) {
+        let batch = PromiseBatch<Int>(count: calls)
+        var completions: [Completion] = []
+        completions.reserveCapacity(calls)
+        for index in 0..<calls {
+            let slot = batch[index]
+            completions.append { slot.fulfil(with: $0) }
+            slot.cancelWhenRequested { bench_count_add() }
+        }
+        let all = batch.all.timeout(after: .milliseconds(20), clock: petalClock)
         all.whenResolved { _ in bench_count_add() }
         answer(completions, count: answered)
         if answered < calls { petalClock.advance(by: .milliseconds(20)) }

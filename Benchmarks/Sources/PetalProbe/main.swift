@@ -217,7 +217,7 @@ func petalOnly(_ operation: String) -> ((Int) -> Void)? {
 /// Runs `count` operations of `operation` for `contender`; `false` if either is unknown.
 func perform(_ operation: String, _ contender: String, _ count: Int) -> Bool {
     if operation.hasPrefix("service request N=32") {
-        // Petal's, NIO's and the floor's share of one request of the example service
+        // Petal's, its batch's, NIO's and the floor's share of one request of the example service
         // (ServiceRequest): an operation is one backend call, 32 to a request; in "half late", 16
         // answer and the deadline passes for the rest.
         precondition(count.isMultiple(of: 32))
@@ -225,6 +225,7 @@ func perform(_ operation: String, _ contender: String, _ count: Int) -> Bool {
         let request: ((Int, Int) -> Void)? =
             switch contender {
             case "Petal": ServiceRequest.petal
+            case "batch": ServiceRequest.batch
             case "NIO": ServiceRequest.nio
             case "callbacks": ServiceRequest.callbacks
             default: nil
