@@ -5,14 +5,6 @@
     import ServiceLifecycle
     import Synchronization
 
-    #if canImport(Glibc)
-        import Glibc
-    #elseif canImport(Musl)
-        import Musl
-    #elseif canImport(Darwin)
-        import Darwin
-    #endif
-
     /// The requests in flight, as futures, for a graceful shutdown: a swift-service-lifecycle
     /// `Service` that, when the shutdown begins, asks each of them to stop and waits until none
     /// is pending, or until a grace period has passed.
@@ -90,6 +82,7 @@
 
         /// ``track(_:)`` in stripe `index`: tests choose the stripe, to empty one and track into
         /// it again while another is pending.
+        @discardableResult
         func track<Value: Sendable>(_ future: Future<Value>, inStripe index: Int) -> Future<Value> {
             let stripe = stripes[index]
             let request = TrackedFuture(future, stripe: stripe)
@@ -112,17 +105,9 @@
         /// `run()` asks (for tests).
         var unfinishedShares: Int { progress.unfinished }
 
-        /// This thread's stripe: a hash of its identity (Fibonacci hashing, whose top bits mix
-        /// every bit of the pthread handle), so that no counter is shared to choose it.
+        /// This thread's stripe: chosen by its identity, so that no counter is shared to choose it.
         private static var stripeOfThisThread: Int {
-            #if canImport(Darwin)
-                let thread = UInt(bitPattern: pthread_self())
-            #else
-                let thread = UInt(pthread_self())
-            #endif
-            return Int(
-                truncatingIfNeeded: (thread &* 0x9E37_79B9_7F4A_7C15)
-                    >> UInt(UInt.bitWidth - stripeCount.trailingZeroBitCount))
+            ThreadStripe.ofThisThread(bits: stripeCount.trailingZeroBitCount)
         }
 
         /// Waits for the graceful shutdown, then asks every pending future to stop, and returns

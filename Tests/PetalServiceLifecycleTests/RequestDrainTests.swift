@@ -86,6 +86,14 @@
         /// Whether `run()` has returned.
         final class Returned: Sendable {
             let flag = Atomic(false)
+
+            /// Runs `drain` in `group`, setting the flag when `run()` returns.
+            func run(_ drain: RequestDrain, in group: inout ThrowingTaskGroup<Void, any Error>) {
+                group.addTask {
+                    try await drain.run()
+                    self.flag.store(true, ordering: .releasing)
+                }
+            }
         }
 
         @Test(
@@ -98,10 +106,7 @@
                 let returned = Returned()
                 try await testGracefulShutdown { trigger in
                     try await withThrowingTaskGroup(of: Void.self) { group in
-                        group.addTask {
-                            try await drain.run()
-                            returned.flag.store(true, ordering: .releasing)
-                        }
+                        returned.run(drain, in: &group)
                         await withTaskGroup(of: Void.self) { trackers in
                             for slice in 0..<4 {
                                 trackers.addTask {
@@ -144,10 +149,7 @@
             let returned = Returned()
             try await testGracefulShutdown { trigger in
                 try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask {
-                        try await drain.run()
-                        returned.flag.store(true, ordering: .releasing)
-                    }
+                    returned.run(drain, in: &group)
                     trigger.triggerGracefulShutdown()
                     // Polled: run() asks on its own task, then gives up its own share.
                     while first.askCount == 0 || drain.unfinishedShares != 1 { await Task.yield() }

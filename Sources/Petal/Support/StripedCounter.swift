@@ -52,16 +52,8 @@ final class StripedCounter: @unchecked Sendable {
         return sum
     }
 
-    /// This thread's stripe: its identity, mixed, since thread control blocks sit megabytes
-    /// apart and their low bits tell threads apart poorly.
+    /// This thread's stripe (see `ThreadStripe`).
     private static func stripe() -> Int {
-        #if canImport(Darwin)
-            let identity = UInt(bitPattern: pthread_self())
-        #else
-            let identity = UInt(pthread_self())
-        #endif
-        return Int(
-            truncatingIfNeeded: (identity &* UInt(truncatingIfNeeded: 0x9E37_79B9_7F4A_7C15 as UInt64))
-                >> (UInt.bitWidth - 4))
+        ThreadStripe.ofThisThread(bits: 4)
     }
 }
