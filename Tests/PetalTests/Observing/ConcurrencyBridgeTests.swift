@@ -75,7 +75,7 @@ actor SuspensionProbe {
 // The limit turns a lost wake-up (a task that never resumes) into a failure rather than a stalled
 // run. Ten minutes, not one: in CI's ThreadSanitizer run every suite runs at once on two cores,
 // and tests that block the cooperative pool's threads kept one race's awaiting task from running
-// for over a minute (it passed at once when the rest of the run had finished, and in 0.2 s alone).
+// for over a minute (the test ended only as the rest of the run did; alone it takes 0.2 s).
 @Suite("Swift concurrency bridge", .timeLimit(.minutes(10)))
 struct ConcurrencyBridgeTests {
     // MARK: Awaiting a resolved future
