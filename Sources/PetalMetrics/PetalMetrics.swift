@@ -3,7 +3,6 @@
 #if Metrics
     import CoreMetrics
     import Petal
-    import Synchronization
 
     /// Petal's counts and gauges, published through swift-metrics by sampling.
     ///
@@ -38,8 +37,11 @@
     /// `PetalMetrics` was made are not published, so two instances publish the same increments.
     /// Make one per process.
     public final class PetalMetrics: Sendable {
-        /// Counts already published, one per kind, and the dropped lines'.
-        private let published: Mutex<[Int]>
+        /// Counts already published, one per kind, and the dropped lines'. Petal's pthread lock,
+        /// here and for `breakers`, not Synchronization.Mutex: ThreadSanitizer cannot see the
+        /// ordering of Mutex's inline fast path, and reported samples taken at once on several
+        /// threads as racing on the breakers' list.
+        private let published: PosixLock<[Int]>
         private let diagnostics: [(kind: PetalDiagnostic.Kind, counter: Counter)]
         private let droppedLines: Counter
         private let pendingDeadlines: Gauge
@@ -49,7 +51,7 @@
         private let factory: any MetricsFactory
         /// The breakers ``track(_:)`` was given, each with its gauge; held weakly, so that a
         /// breaker dropped by the service is dropped here too.
-        private let breakers = Mutex<[TrackedBreaker]>([])
+        private let breakers = PosixLock<[TrackedBreaker]>([])
 
         private struct TrackedBreaker {
             weak var breaker: CircuitBreaker?
@@ -76,7 +78,7 @@
             openCancellationRecords = Gauge(label: "\(labelPrefix)_open_cancellation_records", factory: factory)
             self.labelPrefix = labelPrefix
             self.factory = factory
-            published = Mutex(Self.counts())
+            published = PosixLock(Self.counts())
         }
 
         /// Takes one sample: moves each counter by what Petal counted since the last one, and
