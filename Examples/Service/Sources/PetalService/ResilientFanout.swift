@@ -104,7 +104,11 @@ struct ResilientFanout: FanoutBehindLimit {
         // The breaker open: the request is refused at once, not its 32 calls one by one (each
         // a retry loop and a hedge loop that the breaker then refuses).
         if let refusal = breaker.refusal { return .rejected(with: refusal) }
-        return Future.startFollowing(on: .eventLoop(loop)) { [self] in
+        // The calls' closures capture the two references they use, not `self`: with `self`
+        // each captured a copy of this fan-out, seven references retained and released for
+        // every backend call (perf: about 0.13 µs of CPU a call; the calm pair went from +0.45
+        // to +0.28 µs a call at N = 32).
+        return Future.startFollowing(on: .eventLoop(loop)) { [backend, policy] in
             let calls = (1...request.count).map { index in
                 // Retries start on the loop after their wait, copies likewise after their delay:
                 // both are kept by the loop's clock.
