@@ -93,6 +93,14 @@ PETAL_INLINE int petal_atomic_word_exchange(petal_atomic_word *word, petal_word 
     return 0;
 }
 
+/* Adds delta and returns the value before: one locked add, where a compare-and-swap loop is a
+   load, the swap, and a retry whenever another thread added first (a counter every call of a
+   busy policy bumps). FULL, as petal_atomic_word_exchange: more than a counter needs, and the
+   same instruction on x86, where every locked instruction is a full barrier. */
+PETAL_INLINE petal_word petal_atomic_word_add(petal_atomic_word *word, petal_word delta) {
+    return petal_atomic_fetch_add_full(&word->value, delta);
+}
+
 /* The same for a 32-bit word, so that one fits in a header's padding. */
 typedef struct petal_atomic_u32 {
     volatile unsigned value;

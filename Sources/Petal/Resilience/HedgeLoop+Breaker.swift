@@ -50,11 +50,13 @@ extension HedgeLoop {
     /// clock (as they share the start, see `run`).
     func decideCounted(_ copy: FutureStorage<Value>, _ kind: OutcomeKind) {
         let error = kind == .rejected ? copy.observedError : nil
-        let breaker = plan.values.breaker.unsafelyUnwrapped
-        let end = breaker.nanosecondsNow
-        breaker.finish(firstTicket, kind: kind, error: error, since: firstStart, until: end)
+        let end = plan.breaker.unsafelyUnwrapped._withUnsafeGuaranteedRef { breaker in
+            let end = breaker.nanosecondsNow
+            breaker.finish(firstTicket, kind: kind, error: error, since: firstStart, until: end)
+            return end
+        }
         guard kind != .rejected else { return decide(copy, kind, error: error) }
-        conclude(kind, copying: copy, endedAt: latencies != nil && breaker.clock.keepsTime(with: clock) ? end : nil)
+        conclude(kind, copying: copy, endedAt: sharesReadings ? end : nil)
     }
 
     /// A copy that `breaker` let through was resolved at once, past the request's deadline:

@@ -27,9 +27,13 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
     private let delay: Duration
     /// The policy's adaptive delay, which this call's latency is recorded into, and when the
     /// call began, in `clock`'s nanoseconds (`nil` and 0 for a fixed delay). Nanoseconds, not an
-    /// instant: see `DeadlineScheduler.nanosecondsNow`.
-    let latencies: LatencyPercentile?
+    /// instant: see `DeadlineScheduler.nanosecondsNow`. Unretained, as the plan's (see
+    /// `HedgingPlan.breaker`): the plan holds it, and this call the plan.
+    let latencies: Unmanaged<LatencyPercentile>?
     private let beganAt: Int64
+    /// Whether the breaker's clock and `clock` keep the same time, with an adaptive delay: then
+    /// one reading serves both as the first copy begins and ends (see `run`).
+    let sharesReadings: Bool
     let clock: DeadlineClock
     let deadline: HeldDeadline?
     let body: @Sendable () throws -> Future<Value>
@@ -94,14 +98,16 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
         self.result = result
         let plan = policy.plan
         self.plan = plan
-        if let adaptive = plan.values.adaptiveDelay {
+        if let adaptive = plan.adaptiveDelay {
             latencies = adaptive
-            delay = adaptive.delay
+            delay = adaptive._withUnsafeGuaranteedRef { $0.delay }
             beganAt = clock.nanosecondsNow
+            sharesReadings = plan.breaker?._withUnsafeGuaranteedRef { $0.clock.keepsTime(with: clock) } ?? false
         } else {
             latencies = nil
             delay = plan.delay
             beganAt = 0
+            sharesReadings = false
         }
         self.context = context
         self.clock = clock
@@ -129,18 +135,19 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
             return true
         }
         guard begins else { return notStarted(number) }
-        guard let breaker = plan.values.breaker else { return send() }
-        // Through the breaker: refused while it is open, as `breaker.run` refuses.
-        let ticket = breaker.admit()
-        if ticket >= CircuitBreaker.refused {
-            guard finishStarting(nil) else { return }
-            return copyFailed(breaker.refusal(for: ticket))
+        guard let breaker = plan.breaker else { return send() }
+        breaker._withUnsafeGuaranteedRef { breaker in
+            // Through the breaker: refused while it is open, as `breaker.run` refuses.
+            let ticket = breaker.admit()
+            if ticket >= CircuitBreaker.refused {
+                guard finishStarting(nil) else { return }
+                return copyFailed(breaker.refusal(for: ticket))
+            }
+            // The first copy begins as the call does: the adaptive delay's reading serves the
+            // breaker too when both keep the same time.
+            let start = number == 1 && sharesReadings ? beganAt : breaker.nanosecondsNow
+            send(number, through: breaker, ticket: ticket, since: start)
         }
-        // The first copy begins as the call does: the adaptive delay's reading serves the
-        // breaker too when both keep the same time.
-        let shared = number == 1 && latencies != nil && breaker.clock.keepsTime(with: clock)
-        let start = shared ? beganAt : breaker.nanosecondsNow
-        send(number, through: breaker, ticket: ticket, since: start)
     }
 
     /// Sends a copy that has begun, and watches it.
@@ -395,9 +402,10 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
     /// to be at least this), or when it ended otherwise after waiting at least the delay (a
     /// latency at least this long: the first copy was still pending). A call that failed or was
     /// stopped sooner tells nothing about how long its copy would have taken.
-    private func record(_ kind: OutcomeKind, into latencies: LatencyPercentile, endedAt end: Int64) {
+    private func record(_ kind: OutcomeKind, into latencies: Unmanaged<LatencyPercentile>, endedAt end: Int64) {
         let elapsed = end &- beganAt
-        if kind == .fulfilled || elapsed >= delay.truncatedNanoseconds { latencies.record(nanoseconds: elapsed) }
+        guard kind == .fulfilled || elapsed >= delay.truncatedNanoseconds else { return }
+        latencies._withUnsafeGuaranteedRef { $0.record(nanoseconds: elapsed) }
     }
 
     /// Resolves the result: once, by the thread that ended the call or the last body to return

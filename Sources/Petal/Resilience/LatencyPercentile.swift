@@ -64,8 +64,13 @@ public final class LatencyPercentile: @unchecked Sendable {
     private let delayWord: UnsafeMutablePointer<petal_atomic_word>
     /// Taken by the thread that reads the percentile again; never waited for.
     private let refreshing = Monitor()
-    /// When the generations last took turns.
-    private var turnedAt: ContinuousClock.Instant
+    /// When the generations last took turns, in `clock`'s nanoseconds: no instant, whose
+    /// arithmetic goes through the concurrency library's value witnesses, and no `clock.now`,
+    /// which takes the scheduler's lock to learn whether the clock is manual.
+    private var turnedAt: Int64
+    /// Half the window, and the window, in nanoseconds.
+    private let halfWindowNanoseconds: Int64
+    private let windowNanoseconds: Int64
 
     /// Samples between two readings of the percentile.
     private static let refreshEvery = 32
@@ -95,7 +100,9 @@ public final class LatencyPercentile: @unchecked Sendable {
         histogram = LatencyHistogram(largest: Self.microseconds(Self.nanoseconds(boundedCeiling)))
         delayWord = .allocate(capacity: 1)
         delayWord.initialize(to: petal_atomic_word(value: petal_word(Self.nanoseconds(boundedCeiling))))
-        turnedAt = clock.now
+        turnedAt = clock.nanosecondsNow
+        windowNanoseconds = Self.nanoseconds(boundedWindow)
+        halfWindowNanoseconds = windowNanoseconds / 2
         func report(_ name: StaticString, _ given: some CustomStringConvertible, _ used: some CustomStringConvertible) {
             PetalDiagnostics.report(.named(.adjustedArgument, name), details: ["given": "\(given)", "used": "\(used)"])
         }
@@ -143,10 +150,10 @@ public final class LatencyPercentile: @unchecked Sendable {
     public func refresh() -> Duration {
         guard refreshing.tryLock() else { return delay }
         defer { refreshing.unlock() }
-        let now = clock.now
-        let sinceTurn = turnedAt.duration(to: now)
-        if sinceTurn >= window / 2 {
-            histogram.turn(both: sinceTurn >= window)
+        let now = clock.nanosecondsNow
+        let sinceTurn = now &- turnedAt
+        if sinceTurn >= halfWindowNanoseconds {
+            histogram.turn(both: sinceTurn >= windowNanoseconds)
             turnedAt = now
         }
         var nanoseconds = Self.nanoseconds(ceiling)
@@ -155,8 +162,10 @@ public final class LatencyPercentile: @unchecked Sendable {
             nanoseconds = Swift.min(Swift.max(read, Self.nanoseconds(floor)), nanoseconds)
         }
         var seen = petal_atomic_word_load(delayWord)
-        // FULL (exchange): any thread's next hedged call reads the new delay.
-        while petal_atomic_word_exchange(delayWord, &seen, petal_word(nanoseconds)) == 0 {}
+        // FULL (exchange): any thread's next hedged call reads the new delay. Only this thread
+        // writes the word (under `refreshing`): a delay that did not move is not written.
+        let next = petal_word(nanoseconds)
+        while seen != next && petal_atomic_word_exchange(delayWord, &seen, next) == 0 {}
         return .nanoseconds(nanoseconds)
     }
 

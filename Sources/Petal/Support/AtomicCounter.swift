@@ -2,14 +2,12 @@ import CPetal
 
 /// Adds `delta` to `word` and returns the value it held before.
 ///
-/// A compare-and-swap loop on the C side words (see `petal_atomics.h`), which ThreadSanitizer
-/// understands; their FULL ordering is more than a counter needs, and costs nothing extra on
-/// x86, where every locked instruction is a full barrier.
+/// One locked add on the C side words (`petal_atomic_word_add`, see `petal_atomics.h`), which
+/// ThreadSanitizer understands; its FULL ordering is more than a counter needs, and costs
+/// nothing extra on x86, where every locked instruction is a full barrier.
 @discardableResult
 func atomicAdd(_ delta: UInt, to word: UnsafeMutablePointer<petal_atomic_word>) -> UInt {
-    var seen = petal_atomic_word_load(word)
-    while petal_atomic_word_exchange(word, &seen, seen &+ petal_word(delta)) == 0 {}
-    return UInt(seen)
+    UInt(petal_atomic_word_add(word, petal_word(delta)))
 }
 
 /// A process-wide counter that threads bump without a lock.
