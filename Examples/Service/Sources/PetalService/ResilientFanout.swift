@@ -100,7 +100,7 @@ struct ResilientFanout: FanoutBehindLimit {
     var clock: DeadlineClock { backend.clock }
 
     /// The answers of every backend, each call retried and hedged, started on `loop`.
-    func admitted(_ request: FanoutRequest, on loop: any EventLoop) -> Future<[Int]> {
+    func admitted(_ request: FanoutRequest, on loop: any EventLoop, within deadline: Deadline) -> Future<[Int]> {
         // The breaker open: the request is refused at once, not its 32 calls one by one (each
         // a retry loop and a hedge loop that the breaker then refuses).
         if let refusal = breaker.refusal { return .rejected(with: refusal) }
@@ -116,7 +116,7 @@ struct ResilientFanout: FanoutBehindLimit {
                     PetalFanout.call(index, key: request.key, on: loop, backend: backend, for: Self.variant)
                 }
             }
-            return Future.fulfillingWhen(calls)
+            return Future.fulfillingWhen(calls).timeout(by: deadline)
         }
     }
 }
