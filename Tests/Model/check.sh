@@ -4,7 +4,8 @@
 # (petal_combinator.pml: contributors and deciders sharing one word), the start gate
 # (petal_start_gate.pml), the concurrency limit (petal_limit.pml), the cancellation record
 # (petal_cancellation.pml), a timeout's deadline entry (petal_deadline.pml),
-# PromiseBatch's slots (petal_batch.pml) and the circuit breaker's word (petal_breaker.pml) with
+# PromiseBatch's slots (petal_batch.pml), the circuit breaker's word (petal_breaker.pml) and its
+# window's buckets (petal_breaker_window.pml) with
 # spin, full state-space search.
 #
 #   Every correct configuration must verify with 0 errors and a completed search.
@@ -63,6 +64,11 @@ BATCH_BUGGY_VARIANTS="NO_CLAIM COUNT_BEFORE_VALUE STOP_WITHOUT_CLAIM REGISTER_IG
 # ignored trial that keeps its place, a half-open breaker that admits past its trials, a failure
 # that trips whatever state the word is in, and a half-open before the open duration is over.
 BREAKER_BUGGY_VARIANTS="NO_EPOCH_CHECK NO_PERMIT_RETURN UNBOUNDED_TRIALS BLIND_TRIP EARLY_HALF_OPEN"
+# Must fail (petal_breaker_window.pml): a record that stores without comparing, one that keeps an
+# older period's count under its own, an older period's call counted in a newer one's bucket, a
+# restart that empties a newer period's bucket, a count past its field, and the window's start
+# stored rather than raised.
+WINDOW_BUGGY_VARIANTS="LOST_UPDATE NO_FRESH_START OLD_INTO_NEW ERASE_NEWER NO_SATURATION LOWER_START"
 COMBINATOR_BUGGY_VARIANTS="RELAXED_LEAVE NO_WRITING_CHECK ENTER_AFTER_DECIDED LEAVE_IGNORES_DECIDED
 SECOND_DECIDER RELAXED_RETIRE COMPLETE_IGNORES_DECIDED DECIDE_AFTER_COMPLETE"
 # Must fail (petal_combinator.pml -DVOTES): a decider that runs the actions without closing the
@@ -78,7 +84,7 @@ done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/petal-model.XXXXXX") || exit 2
 if [ "${KEEP:-0}" = 1 ]; then echo "build directory: $work"; else trap 'rm -rf "$work"' EXIT; trap 'exit 129' HUP INT PIPE TERM; fi
-cp "$here/$model" "$here/petal_wait.pml" "$here/petal_combinator.pml" "$here/petal_start_gate.pml" "$here/petal_limit.pml" "$here/petal_cancellation.pml" "$here/petal_deadline.pml" "$here/petal_batch.pml" "$here/petal_breaker.pml" "$work/" || exit 2
+cp "$here/$model" "$here/petal_wait.pml" "$here/petal_combinator.pml" "$here/petal_start_gate.pml" "$here/petal_limit.pml" "$here/petal_cancellation.pml" "$here/petal_deadline.pml" "$here/petal_batch.pml" "$here/petal_breaker.pml" "$here/petal_breaker_window.pml" "$work/" || exit 2
 cd "$work" || exit 2
 
 status=0
@@ -247,6 +253,14 @@ must_verify breaker
 must_verify breaker-1-trial -DTRIALS=1
 opt=-O0
 must_fail $BREAKER_BUGGY_VARIANTS
+
+# A bucket of the breaker's window and the window's start: three calls recorded in periods left
+# to chance (one bucket saturating at two) and two restarts.
+model=petal_breaker_window.pml
+opt=-O2
+must_verify breaker-window
+opt=-O0
+must_fail $WINDOW_BUGGY_VARIANTS
 
 if [ "$status" = 0 ]; then echo "check.sh: OK"; else echo "check.sh: FAILED"; fi
 exit "$status"

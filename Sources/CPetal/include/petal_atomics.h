@@ -101,6 +101,20 @@ PETAL_INLINE petal_word petal_atomic_word_add(petal_atomic_word *word, petal_wor
     return petal_atomic_fetch_add_full(&word->value, delta);
 }
 
+/* Sets bits, whatever else the word holds: one locked or. For a word that only gathers flags
+   between two clears (a histogram's occupied buckets), where nothing depends on the value
+   before: no compare-and-swap, so no protocol. FULL, as petal_atomic_word_add. */
+PETAL_INLINE void petal_atomic_word_or(petal_atomic_word *word, petal_word bits) {
+    petal_atomic_or_full(&word->value, bits);
+}
+
+/* Stores a value. RELEASE: what the storing thread wrote before is visible to a thread whose
+   (ACQUIRE) load sees the value. For a word with one writer at a time (under its owner's lock)
+   that others only read or add to: a compare-and-swap loop there would only be a store. */
+PETAL_INLINE void petal_atomic_word_store(petal_atomic_word *word, petal_word value) {
+    petal_atomic_store_release(&word->value, value);
+}
+
 /* The same for a 32-bit word, so that one fits in a header's padding. */
 typedef struct petal_atomic_u32 {
     volatile unsigned value;

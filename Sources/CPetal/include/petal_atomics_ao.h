@@ -51,6 +51,9 @@ PETAL_INLINE petal_word petal_atomic_fetch_add_release(volatile petal_word *word
 PETAL_INLINE petal_word petal_atomic_fetch_add_full(volatile petal_word *word, petal_word delta) {
     return AO_fetch_and_add_full(word, delta);
 }
+PETAL_INLINE void petal_atomic_or_full(volatile petal_word *word, petal_word bits) {
+    AO_or_full(word, bits);
+}
 PETAL_INLINE int petal_atomic_cas_acquire(volatile petal_word *word, petal_word old, petal_word desired) {
     return AO_compare_and_swap_acquire(word, old, desired);
 }

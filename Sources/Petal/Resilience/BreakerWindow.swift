@@ -20,6 +20,11 @@ import CPetal
 /// bucket's size). The window is the last `buckets` periods, from ``start`` on: closing the
 /// breaker moves ``start`` to the current period and empties its bucket, so a closed breaker
 /// starts from nothing.
+///
+/// The buckets' moves (`record`, `restart`) and the start's are checked by
+/// `Tests/Model/petal_breaker_window.pml`: a bucket's count is exactly its own period's calls
+/// counted and not emptied, a call is dropped only when a newer period holds its bucket, and the
+/// start never moves back.
 final class BreakerWindow: @unchecked Sendable {
     // @unchecked: every word is touched only through C atomics, at an address of its own.
     private let buckets: UnsafeMutablePointer<petal_atomic_word>

@@ -43,11 +43,13 @@ import CPetal
 /// `404`, say: the backend answered) counts as a success.
 ///
 /// Cost: the closed path takes no lock: one load of the state word when the call starts and
-/// one when it ends, two readings of the clock (to find slow calls), and one compare-and-swap
+/// one when it ends, two readings of the clock (to find slow calls; one for a hedged call
+/// answered before its hedge, see ``HedgingPolicy/breaker``), and one compare-and-swap
 /// on a bucket of the window (a count window numbers its calls with one more, on a word all
 /// calls share); a failed or slow call also reads the window's buckets, up to 64. Only a change of state
 /// moves the state word, by compare-and-swap (see `BreakerWord`, and the model that checks
-/// those moves, `Tests/Model/petal_breaker.pml`).
+/// those moves, `Tests/Model/petal_breaker.pml`; the window's buckets have theirs,
+/// `Tests/Model/petal_breaker_window.pml`).
 ///
 /// Every change of state is reported to ``PetalDiagnostics/handler`` as a
 /// ``PetalDiagnostic/Kind/circuitBreakerStateChanged``, by the thread that made it, just after
@@ -108,7 +110,7 @@ public final class CircuitBreaker: @unchecked Sendable {
     private let openNanoseconds: Int64
     /// The slow-call duration in nanoseconds, rounded up, so that a call is slow as its duration
     /// in nanoseconds reaches it.
-    private let slowCallNanoseconds: Int64
+    let slowCallNanoseconds: Int64
 
     /// A closed breaker named `name`, that opens and closes as `policy` says, on `clock`.
     ///

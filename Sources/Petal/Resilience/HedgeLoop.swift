@@ -24,7 +24,8 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
     private let result: FutureStorage<Value>
     /// The policy's values and what follows from them (see `HedgingPlan`).
     let plan: HedgingPlan
-    private let delay: Duration
+    /// The wait before each next copy: the policy's, or its adaptive delay's as this call began.
+    let delay: Duration
     /// The policy's adaptive delay, which this call's latency is recorded into, and when the
     /// call began, in `clock`'s nanoseconds (`nil` and 0 for a fixed delay). Nanoseconds, not an
     /// instant: see `DeadlineScheduler.nanosecondsNow`. Unretained, as the plan's (see
@@ -34,6 +35,9 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
     /// Whether the breaker's clock and `clock` keep the same time, with an adaptive delay: then
     /// one reading serves both as the first copy begins and ends (see `run`).
     let sharesReadings: Bool
+    /// Whether this call's latency is counted into `latencies`: one call in four (see
+    /// `LatencyPercentile.times(callBeganAt:)`).
+    private let timesLatency: Bool
     let clock: DeadlineClock
     let deadline: HeldDeadline?
     let body: @Sendable () throws -> Future<Value>
@@ -98,17 +102,22 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
         self.result = result
         let plan = policy.plan
         self.plan = plan
+        let delay: Duration
         if let adaptive = plan.adaptiveDelay {
             latencies = adaptive
             delay = adaptive._withUnsafeGuaranteedRef { $0.delay }
-            beganAt = clock.nanosecondsNow
+            let now = clock.nanosecondsNow
+            beganAt = now
+            timesLatency = LatencyPercentile.times(callBeganAt: now)
             sharesReadings = plan.breaker?._withUnsafeGuaranteedRef { $0.clock.keepsTime(with: clock) } ?? false
         } else {
             latencies = nil
             delay = plan.delay
             beganAt = 0
+            timesLatency = false
             sharesReadings = false
         }
+        self.delay = delay
         self.context = context
         self.clock = clock
         self.deadline = deadline
@@ -361,16 +370,23 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
     /// bodies are still starting, when the last of them has voted on its own copy.
     ///
     /// `endedAt`: the time now on `clock`, if the caller has read it.
+    ///
+    /// `countingFirst`: the first copy, let through by the breaker, fulfilled the call, and is
+    /// counted there now (see `countFirst(answeredBeforeHedge:)`).
     func conclude(
         _ kind: OutcomeKind, copying source: FutureStorage<Value>? = nil, error: (any Error)? = nil,
-        endedAt: Int64? = nil
+        endedAt: Int64? = nil, countingFirst: Bool = false
     ) {
         // Taken into locals rather than returned: see `End`.
         var first: AnyObject?
         var later: [FutureStorage<Value>]?
         var timer: DeadlineEntry?
         var retryTimer: DeadlineEntry?
+        var beforeHedge = false
         let deferred = withLock { () -> Bool? in
+            // The first copy alone began, and the second's timer has not fired. Matched, not
+            // compared with `nil`: a comparison copies the entry (a retain and a release).
+            if countingFirst, started == 1, case .some = wait { beforeHedge = true }
             guard !over else { return nil }
             over = true
             first = firstLinked.take()
@@ -383,12 +399,14 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
             starting += 1  // this thread, until its votes are cast
             return true
         }
+        // Counted whether or not this thread ended the call, before the result resolves.
+        let endedAt = countingFirst ? countFirst(answeredBeforeHedge: beforeHedge) : endedAt
         guard let deferred else { return }
         if let timer { _ = clock.scheduler.cancel(timer) }
         // A retry whose wait is taken out never begins: its token comes back (one the timer
         // took runs, and finds the call over).
         if let retryTimer, clock.scheduler.cancel(retryTimer) { plan.retryBudget?.giveBack() }
-        if let latencies { record(kind, into: latencies, endedAt: endedAt ?? clock.nanosecondsNow) }
+        if timesLatency, let latencies { record(kind, into: latencies, endedAt: endedAt ?? clock.nanosecondsNow) }
         // Votes on copies that resolved already (the winner among them) change nothing.
         if let first { unsafeDowncast(first, to: FutureStorage<Value>.self).receiveVote() }
         if let later {

@@ -9,14 +9,15 @@ import CPetal
 /// empties the older one and makes it active. A percentile is read over both, so it always
 /// covers between a half and a whole window.
 ///
-/// Why not a lock or a compare-and-swap protocol: recording is on every hedged call's path, from
-/// any thread. A sample is one add to its bucket and one to its generation's count (locked
-/// adds, `atomicAdd`), and raises its generation's highest bucket if it is above it (a
-/// compare-and-swap loop that only ever raises the word): no word here changes meaning when it
-/// moves, so there is no protocol to model. Turning and reading happen under the owner's
-/// lock, a few times a second; a sample added to a generation while it is being emptied may be
-/// lost, or counted in the half-window after: a percentile of thousands of samples does not see
-/// it.
+/// Why not a lock or a compare-and-swap protocol: recording is on a hedged call's path (one
+/// call in four, see `LatencyPercentile`), from any thread. A sample is one add to its bucket
+/// and one to its generation's count (locked adds, `atomicAdd`), and sets its bucket's bit in
+/// its generation's map of occupied buckets if it is not set (a load, and a locked or the first
+/// time in a generation). No word here is moved by compare-and-swap, and none changes meaning
+/// when it moves: there is no protocol to model. Turning and reading happen under the owner's
+/// lock, a few times a second, with plain stores; a sample added to a generation while it is
+/// being emptied may be lost, or counted in the half-window after: a percentile of thousands
+/// of samples does not see it.
 ///
 /// Bucket `i` holds the values `v` (in microseconds) with `index(v) == i`:
 /// ```
@@ -32,9 +33,11 @@ final class LatencyHistogram: @unchecked Sendable {
     /// The largest value counted: larger ones are counted as this.
     let largest: UInt
     /// `bucketCount` words for each generation, then the two generations' sample counts, then
-    /// the active generation's number (0 or 1), then each generation's highest bucket counted
-    /// in (one more than its index; 0 while the generation is empty).
+    /// the active generation's number (0 or 1), then each generation's map of the buckets it
+    /// counted in (`mapWords` words, a bit a bucket).
     private let words: UnsafeMutablePointer<petal_atomic_word>
+    /// Words in a generation's map of occupied buckets.
+    private let mapWords: Int
 
     private static let subBucketBits = 4
     private static let subBuckets = 1 << subBucketBits
@@ -43,7 +46,8 @@ final class LatencyHistogram: @unchecked Sendable {
     init(largest: UInt) {
         self.largest = Swift.max(largest, 1)
         bucketCount = Self.index(of: self.largest) + 1
-        let total = 2 * bucketCount + 5
+        mapWords = (bucketCount + petal_word.bitWidth - 1) / petal_word.bitWidth
+        let total = 2 * bucketCount + 3 + 2 * mapWords
         words = .allocate(capacity: total)
         words.initialize(repeating: petal_atomic_word(value: 0), count: total)
     }
@@ -69,8 +73,8 @@ final class LatencyHistogram: @unchecked Sendable {
 
     private var activeWord: UnsafeMutablePointer<petal_atomic_word> { words + 2 * bucketCount + 2 }
 
-    private func highest(of generation: Int) -> UnsafeMutablePointer<petal_atomic_word> {
-        words + 2 * bucketCount + 3 + generation
+    private func map(of generation: Int) -> UnsafeMutablePointer<petal_atomic_word> {
+        words + 2 * bucketCount + 3 + generation * mapWords
     }
 
     private func count(of generation: Int) -> UnsafeMutablePointer<petal_atomic_word> {
@@ -85,11 +89,11 @@ final class LatencyHistogram: @unchecked Sendable {
         let generation = Int(petal_atomic_word_load(activeWord))
         let bucket = Self.index(of: Swift.min(microseconds, largest))
         atomicAdd(1, to: words + generation * bucketCount + bucket)
-        // A load, and a write only when a sample lands above every other: the read starts at
-        // the highest bucket, not at the top of the row.
-        let top = highest(of: generation)
-        var seen = petal_atomic_word_load(top)
-        while seen <= petal_word(bucket) && petal_atomic_word_exchange(top, &seen, petal_word(bucket + 1)) == 0 {}
+        // A load, and a write only for the first sample of the bucket in this generation: the
+        // read starts at the highest bucket counted in, not at the top of the row.
+        let word = map(of: generation) + bucket / petal_word.bitWidth
+        let bit: petal_word = 1 << petal_word(bucket % petal_word.bitWidth)
+        if petal_atomic_word_load(word) & bit == 0 { petal_atomic_word_or(word, bit) }
         return Int(atomicAdd(1, to: count(of: generation))) + 1
     }
 
@@ -105,8 +109,8 @@ final class LatencyHistogram: @unchecked Sendable {
         let next = 1 - active
         clear(next)
         if both { clear(active) }
-        // FULL (exchange): the emptied words are visible before a recorder reads `next`.
-        store(petal_word(next), in: activeWord)
+        // RELEASE: the emptied words are visible to a recorder whose load sees `next`.
+        petal_atomic_word_store(activeWord, petal_word(next))
     }
 
     /// The smallest value, in microseconds, that at least `fraction` of the samples of both
@@ -126,9 +130,7 @@ final class LatencyHistogram: @unchecked Sendable {
         // The samples allowed above the answer's bucket: fewer than `total - wanted + 1`.
         let allowedAbove = total - wanted
         var above = 0
-        let top = Swift.max(
-            Int(petal_atomic_word_load(highest(of: 0))), Int(petal_atomic_word_load(highest(of: 1))))
-        var index = Swift.min(Swift.max(top, 1), bucketCount) - 1
+        var index = Swift.min(highestCounted(), bucketCount - 1)
         while index > 0 {
             let here = both(index)
             if above + here > allowedAbove { break }
@@ -138,19 +140,26 @@ final class LatencyHistogram: @unchecked Sendable {
         return Swift.min(Self.largestValue(in: index), largest)
     }
 
+    /// The highest bucket either generation counted in (0 if none did).
+    private func highestCounted() -> Int {
+        var word = mapWords - 1
+        while word >= 0 {
+            // ACQUIRE, though only the bits are read.
+            let bits = petal_atomic_word_load(map(of: 0) + word) | petal_atomic_word_load(map(of: 1) + word)
+            if bits != 0 { return word * petal_word.bitWidth + (petal_word.bitWidth - 1 - bits.leadingZeroBitCount) }
+            word -= 1
+        }
+        return 0
+    }
+
     /// Bucket `index`'s samples in both generations.
     private func both(_ index: Int) -> Int {
         Int(petal_atomic_word_load(words + index)) + Int(petal_atomic_word_load(words + bucketCount + index))
     }
 
     private func clear(_ generation: Int) {
-        for index in 0..<bucketCount { store(0, in: words + generation * bucketCount + index) }
-        store(0, in: count(of: generation))
-        store(0, in: highest(of: generation))
-    }
-
-    private func store(_ value: petal_word, in word: UnsafeMutablePointer<petal_atomic_word>) {
-        var seen = petal_atomic_word_load(word)
-        while petal_atomic_word_exchange(word, &seen, value) == 0 {}
+        for index in 0..<bucketCount { petal_atomic_word_store(words + generation * bucketCount + index, 0) }
+        petal_atomic_word_store(count(of: generation), 0)
+        for word in 0..<mapWords { petal_atomic_word_store(map(of: generation) + word, 0) }
     }
 }

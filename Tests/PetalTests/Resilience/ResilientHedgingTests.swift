@@ -167,6 +167,46 @@ struct ResilientHedgingTests {
         #expect(breaker.state == .open)
     }
 
+    @Test("a first copy answered before its hedge counts as a success, not slow (the delay within the slow duration)")
+    func answeredBeforeTheHedgeIsASuccess() {
+        let clock = DeadlineClock.manual()
+        let breaker = CircuitBreaker(
+            name: "quick",
+            policy: CircuitBreakerPolicy(
+                window: .calls(4), minimumCalls: 2, slowCallDuration: .milliseconds(10), slowCallRateThreshold: 0.5),
+            clock: clock)
+        let copies = Copies()
+        let policy = HedgingPolicy(copies: 2, delay: .milliseconds(5), breaker: breaker)
+        let call = Future.hedging(policy, clock: clock) { copies.start() }
+        clock.advance(by: .milliseconds(3))
+        _ = copies[0].fulfil(with: 1)
+        #expect(describe(call.peek()) == "fulfilled(1)")
+        #expect(copies.count == 1)
+        // Counted: with it, one failure is half of two calls, and opens the breaker.
+        #expect(breaker.state == .closed)
+        breaker.call(.failure)
+        #expect(breaker.state == .open)
+    }
+
+    @Test("a first copy answered past the slow-call duration, before a later hedge, counts as slow")
+    func slowBeforeTheHedgeIsSlow() {
+        let clock = DeadlineClock.manual()
+        let breaker = CircuitBreaker(
+            name: "slow first",
+            policy: CircuitBreakerPolicy(
+                window: .calls(4), minimumCalls: 1, slowCallDuration: .milliseconds(2), slowCallRateThreshold: 0.5),
+            clock: clock)
+        let copies = Copies()
+        // The hedge at 5 ms comes after the slow-call duration: the end is read, and the call,
+        // answered at 3 ms, is slow.
+        let policy = HedgingPolicy(copies: 2, delay: .milliseconds(5), breaker: breaker)
+        let call = Future.hedging(policy, clock: clock) { copies.start() }
+        clock.advance(by: .milliseconds(3))
+        _ = copies[0].fulfil(with: 1)
+        #expect(describe(call.peek()) == "fulfilled(1)")
+        #expect(breaker.state == .open)
+    }
+
     @Test("a retry policy out of range is reported on each call; one set later, in range, is not")
     func retryAdjustmentsEachCall() {
         // A jitter no other test gives, so that reports from tests running meanwhile are not counted.
