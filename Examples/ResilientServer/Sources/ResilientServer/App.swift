@@ -60,17 +60,15 @@ enum ResilientServer {
             // Bounded so that the sum cannot overflow (a trap would take the server down).
             guard (1...256).contains(n), abs(key) <= 1_000_000_000_000 else { throw HTTPError(.badRequest) }
             // Once admitted, one hop to the backend's loop: the calls' promises are made,
-            // answered and freed on the thread their answers come from. The timeout is set once
-            // admitted too: a request refused or still queued sets none (the limit ends a
-            // queued request's wait at its deadline).
+            // answered and freed on the thread their answers come from.
             let answers = limit.run {
                 Future.startFollowing(on: .eventLoop(backend.loop)) {
                     let calls = (1...n).map { index in
                         Future.hedging(hedging, clock: hedgeClock) { backend.call(index, key: key) }
                     }
-                    return Future.fulfillingWhen(calls).timeout(by: .current)
+                    return Future.fulfillingWhen(calls)
                 }
-            }
+            }.timeout(by: .current)
             // A refusal by the limit (or by the drain) answers 503 and the deadline 504, through
             // PetalHummingbird, and DeadlineMiddleware turns a 200 that comes too late into a 504.
             let sum = try await drain.track(answers).value(cancellingUpstream: true).reduce(0, +)

@@ -49,7 +49,7 @@ func limitedServer(configuration: ApplicationConfiguration) -> some ApplicationP
     let limit = ConcurrencyLimit(maximum: 8, queue: 2)
 
     router.get("/fanout") { request, context -> Response in
-        let sum = try await limit.run { fanOut(request).timeout(by: .current) }.value(cancellingUpstream: true)
+        let sum = try await limit.run { fanOut(request) }.timeout(by: .current).value(cancellingUpstream: true)
         return Response.json(sum)
     }
     // snippet end
