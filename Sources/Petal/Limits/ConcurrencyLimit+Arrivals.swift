@@ -31,8 +31,9 @@ extension ConcurrencyLimit {
 
     /// Uncounts `count` requests let through: answered, or their connection gone.
     package func arrivalAnswered(_ count: Int = 1) {
-        var seen = petal_atomic_word_load(arrivalsWord)
-        while petal_atomic_word_exchange(arrivalsWord, &seen, seen &- petal_word(count)) == 0 {}
+        // One locked add of the negative count: the word is a counter, moved only by adds, never
+        // compared.
+        _ = petal_atomic_word_add(arrivalsWord, petal_word(-count))
     }
 
     /// The requests let through and not answered, for tests.

@@ -28,11 +28,13 @@ import CPetal
 /// inner loop's first call is the outer loop's attempt, already paid for.
 ///
 /// Lock-free: a deposit into a full bucket is one atomic load, a deposit or a spend one
-/// compare-and-swap (and a spend one more to count it). Tokens are counted in thousandths, as
-/// gRPC's are, so that many threads add shares to one word without a lock.
+/// compare-and-swap (and a spend one locked add to count it). Tokens are counted in
+/// thousandths, as gRPC's are, so that many threads add shares to one word without a lock. The
+/// bucket's moves are checked by `Tests/Model/petal_retry_budget.pml`: it stays within the
+/// burst, no move is lost, and a spend always finds a whole token.
 public final class RetryBudget: @unchecked Sendable {
     // @unchecked: the mutable state is four C atomic words at a stable address, written only
-    // by compare-and-swap; `share`, `burst` and the units are immutable.
+    // by compare-and-swap (the bucket) and locked adds (the counters); `share`, `burst` and the units are immutable.
 
     /// The share of first calls that may send an extra call, in the long run (0.05: one in
     /// twenty), rounded to thousandths.
@@ -161,9 +163,8 @@ public final class RetryBudget: @unchecked Sendable {
         Self.add(1, to: givenBack)
     }
 
-    /// Adds `delta` to a counter word.
+    /// Adds `delta` (negative to take away) to a counter word: one locked add.
     private static func add(_ delta: Int, to word: UnsafeMutablePointer<petal_atomic_word>) {
-        var seen = petal_atomic_word_load(word)
-        while petal_atomic_word_exchange(word, &seen, seen &+ delta) == 0 {}
+        _ = petal_atomic_word_add(word, petal_word(delta))
     }
 }

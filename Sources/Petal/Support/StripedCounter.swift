@@ -36,11 +36,9 @@ final class StripedCounter: @unchecked Sendable {
 
     /// Adds `delta` (negative to take away) on this thread's stripe.
     func add(_ delta: Int) {
-        let word = words + Self.stripe() * Self.wordsPerStripe
-        var seen = petal_atomic_word_load(word)
-        // FULL, the only read-modify-write the side words have; a count needs no ordering, and
-        // on x86 every locked instruction costs the same.
-        while petal_atomic_word_exchange(word, &seen, seen &+ petal_word(truncatingIfNeeded: delta)) == 0 {}
+        // One locked add, not a compare-and-swap loop (FULL: a count needs no ordering, and on
+        // x86 every locked instruction costs the same).
+        _ = petal_atomic_word_add(words + Self.stripe() * Self.wordsPerStripe, petal_word(delta))
     }
 
     /// The sum of the stripes now (other threads may be moving it).
