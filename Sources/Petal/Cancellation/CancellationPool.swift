@@ -32,7 +32,10 @@ import CPetal
 /// - Concurrent drains split the entries between them; each item is asked once.
 ///
 /// Pruning and draining take a short internal lock that never covers your code (only the walk
-/// over the pool's own entries), so they never deadlock with your items.
+/// over the pool's own entries), so they never deadlock with your items. The head's moves (adds
+/// without the lock, a drain and a prune under it) are checked by
+/// `Tests/Model/petal_cancellation_pool.pml`: every entry added is asked by one drain, pruned
+/// once its item is gone, or still in the pool.
 public final class CancellationPool: @unchecked Sendable {
     // @unchecked: `head` is only touched through C atomics (it holds a retained Entry). The
     // `next` links of entries reachable from the head are only rewired by the pruner, under
@@ -101,12 +104,10 @@ public final class CancellationPool: @unchecked Sendable {
         return Unmanaged.fromOpaque(pointer)
     }
 
+    /// Adds `delta` (negative to take away) to a counter word and returns the sum: one locked
+    /// add, not a compare-and-swap loop (the word is a count, never compared).
     private static func add(_ delta: Int, to word: UnsafeMutablePointer<petal_atomic_word>) -> petal_word {
-        var seen = petal_atomic_word_load(word)
-        while true {
-            let next = seen &+ petal_word(delta)
-            if petal_atomic_word_exchange(word, &seen, next) != 0 { return next }
-        }
+        petal_atomic_word_add(word, petal_word(delta)) &+ petal_word(delta)
     }
 
     /// Adds `item`, to be asked to cancel by the next ``drain()``. Lock-free; safe from any
@@ -183,10 +184,9 @@ public final class CancellationPool: @unchecked Sendable {
             }
         }
         _ = Self.add(-removed, to: entryCount)
-        // Prune again once the list has doubled: amortised O(1) per add.
-        var seen = petal_atomic_word_load(pruneThreshold)
-        let next = max(Self.minimumThreshold, petal_word(survivors * 2))
-        _ = petal_atomic_word_exchange(pruneThreshold, &seen, next)
+        // Prune again once the list has doubled: amortised O(1) per add. A store (RELEASE): a
+        // threshold, read as a hint; two prunes racing here leave either's.
+        petal_atomic_word_store(pruneThreshold, max(Self.minimumThreshold, petal_word(survivors * 2)))
     }
 
     /// How many entries the pool stores, live or not yet pruned, for tests.

@@ -46,9 +46,9 @@ final class HandlerSlot<Handler: Sendable>: @unchecked Sendable {
         let box = Box(handler)
         installed.withLock { boxes in
             boxes.append(box)
-            var seen = petal_atomic_word_load(current)
-            // FULL: publishes the box's contents to every reader's acquire load.
-            while petal_atomic_word_exchange(current, &seen, Self.word(box)) == 0 {}
+            // RELEASE: publishes the box's contents to every reader's acquire load. A store: the
+            // only writer holds `installed`'s lock.
+            petal_atomic_word_store(current, Self.word(box))
         }
     }
 

@@ -123,9 +123,8 @@ final class DeadlineScheduler: @unchecked Sendable {
     private func publishManualNanoseconds() {
         guard let manualNanoseconds, let manualOrigin, let manualNow else { return }
         let nanoseconds = petal_word(UInt64(bitPattern: manualOrigin.duration(to: manualNow).truncatedNanoseconds))
-        var seen = petal_atomic_word_load(manualNanoseconds)
-        // FULL (exchange): a store; the only writer holds the lock.
-        while petal_atomic_word_exchange(manualNanoseconds, &seen, nanoseconds) == 0 {}
+        // RELEASE: a store; the only writer holds the lock.
+        petal_atomic_word_store(manualNanoseconds, nanoseconds)
     }
 
     /// Whether time moves only when ``advance(to:)`` moves it.
