@@ -6,7 +6,7 @@
 # (petal_cancellation.pml), a timeout's deadline entry (petal_deadline.pml),
 # PromiseBatch's slots (petal_batch.pml), the circuit breaker's word (petal_breaker.pml) and its
 # window's buckets (petal_breaker_window.pml), RetryBudget's tokens (petal_retry_budget.pml) and
-# CancellationPool's list (petal_cancellation_pool.pml) with
+# CancellationPool's list (petal_cancellation_pool.pml) and a job's state (petal_job_state.pml) with
 # spin, full state-space search.
 #
 #   Every correct configuration must verify with 0 errors and a completed search.
@@ -77,6 +77,9 @@ BUDGET_BUGGY_VARIANTS="LOST_UPDATE NO_CAP UNCHECKED_WITHDRAW GIVE_BACK_UNCAPPED"
 # that links its entry after publishing it, a drain that takes the list without the lock, and a
 # prune that unlinks a dead first entry by writing the head.
 POOL_BUGGY_VARIANTS="STORE_HEAD LINK_AFTER_PUBLISH UNLOCKED_DRAIN PRUNE_FIRST"
+# Must fail (petal_job_state.pml): a finish that does not look for a finished state, a begin from
+# executing, a move that stores without comparing, and an enqueue from any state not finished.
+JOB_BUGGY_VARIANTS="BLIND_FINISH BEGIN_AGAIN STORE_STATE ENQUEUE_ANY"
 COMBINATOR_BUGGY_VARIANTS="RELAXED_LEAVE NO_WRITING_CHECK ENTER_AFTER_DECIDED LEAVE_IGNORES_DECIDED
 SECOND_DECIDER RELAXED_RETIRE COMPLETE_IGNORES_DECIDED DECIDE_AFTER_COMPLETE"
 # Must fail (petal_combinator.pml -DVOTES): a decider that runs the actions without closing the
@@ -92,7 +95,7 @@ done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/petal-model.XXXXXX") || exit 2
 if [ "${KEEP:-0}" = 1 ]; then echo "build directory: $work"; else trap 'rm -rf "$work"' EXIT; trap 'exit 129' HUP INT PIPE TERM; fi
-cp "$here/$model" "$here/petal_wait.pml" "$here/petal_combinator.pml" "$here/petal_start_gate.pml" "$here/petal_limit.pml" "$here/petal_cancellation.pml" "$here/petal_deadline.pml" "$here/petal_batch.pml" "$here/petal_breaker.pml" "$here/petal_breaker_window.pml" "$here/petal_retry_budget.pml" "$here/petal_cancellation_pool.pml" "$work/" || exit 2
+cp "$here/$model" "$here/petal_wait.pml" "$here/petal_combinator.pml" "$here/petal_start_gate.pml" "$here/petal_limit.pml" "$here/petal_cancellation.pml" "$here/petal_deadline.pml" "$here/petal_batch.pml" "$here/petal_breaker.pml" "$here/petal_breaker_window.pml" "$here/petal_retry_budget.pml" "$here/petal_cancellation_pool.pml" "$here/petal_job_state.pml" "$work/" || exit 2
 cd "$work" || exit 2
 
 status=0
@@ -285,6 +288,14 @@ opt=-O2
 must_verify cancellation-pool
 opt=-O0
 must_fail $POOL_BUGGY_VARIANTS
+
+# A job's state: a start (enqueue, begin, finish), a repeated start, a canceller and a stray
+# finish.
+model=petal_job_state.pml
+opt=-O2
+must_verify job-state
+opt=-O0
+must_fail $JOB_BUGGY_VARIANTS
 
 if [ "$status" = 0 ]; then echo "check.sh: OK"; else echo "check.sh: FAILED"; fi
 exit "$status"

@@ -34,6 +34,8 @@ import CPetal
 /// ``complete(with:)``, ``fail(with:)`` and ``cancel(withIndirectError:)`` wins, even when they
 /// race on several threads; the others change nothing and return `false`. A second start is
 /// reported through ``PetalDiagnostics/handler`` (a ``PetalDiagnostic/Kind/repeatedJobStart``) and ignored.
+/// The moves are checked by `Tests/Model/petal_job_state.pml`: the state only goes forward, one
+/// start begins the work, and one finish resolves the future.
 ///
 /// ## Cancellation
 ///
