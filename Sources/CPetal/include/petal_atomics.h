@@ -108,6 +108,12 @@ PETAL_INLINE void petal_atomic_word_or(petal_atomic_word *word, petal_word bits)
     petal_atomic_or_full(&word->value, bits);
 }
 
+/* Keeps only `bits` of the word, whatever else it holds: one locked and, as petal_atomic_word_or
+   sets them. FULL, as petal_atomic_word_add. */
+PETAL_INLINE void petal_atomic_word_and(petal_atomic_word *word, petal_word bits) {
+    petal_atomic_and_full(&word->value, bits);
+}
+
 /* Stores a value. RELEASE: what the storing thread wrote before is visible to a thread whose
    (ACQUIRE) load sees the value. For a word with one writer at a time (under its owner's lock)
    that others only read or add to: a compare-and-swap loop there would only be a store. */

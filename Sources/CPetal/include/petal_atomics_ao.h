@@ -54,6 +54,9 @@ PETAL_INLINE petal_word petal_atomic_fetch_add_full(volatile petal_word *word, p
 PETAL_INLINE void petal_atomic_or_full(volatile petal_word *word, petal_word bits) {
     AO_or_full(word, bits);
 }
+PETAL_INLINE void petal_atomic_and_full(volatile petal_word *word, petal_word bits) {
+    AO_and_full(word, bits);
+}
 PETAL_INLINE int petal_atomic_cas_acquire(volatile petal_word *word, petal_word old, petal_word desired) {
     return AO_compare_and_swap_acquire(word, old, desired);
 }

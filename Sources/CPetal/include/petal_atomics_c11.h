@@ -110,6 +110,11 @@ PETAL_INLINE void petal_atomic_or_full(volatile petal_word *word, petal_word bit
     atomic_fetch_or_explicit(PETAL_C11_WORD(word), bits, memory_order_seq_cst);
 }
 
+/* AO_and_full: a full barrier, so SEQ_CST. */
+PETAL_INLINE void petal_atomic_and_full(volatile petal_word *word, petal_word bits) {
+    atomic_fetch_and_explicit(PETAL_C11_WORD(word), bits, memory_order_seq_cst);
+}
+
 /* A compare-and-swap through the atomic view VIEW, with the orderings on success and on failure
    that each use's comment gives: NAME returns 1 if it swapped, FETCH_NAME the value it saw (old
    if it swapped). */

@@ -59,11 +59,15 @@ public enum CallbackContext {
         setFlag(deadlinesBit, on: true)
     }
 
-    /// Sets or clears `bit` of the flag word, keeping the other bit.
+    /// Sets or clears `bit` of the flag word, keeping the other bit: a locked or, or a locked
+    /// and, not a compare-and-swap loop (no state here depends on the value before).
     private static func setFlag(_ bit: Int, on: Bool) {
-        var seen = petal_atomic_word_load(petal_callback_context_flag())
         // FULL (see petal_atomics.h): a thread that sees the flag on sees the carrier too.
-        while petal_atomic_word_exchange(petal_callback_context_flag(), &seen, on ? seen | bit : seen & ~bit) == 0 {}
+        if on {
+            petal_atomic_word_or(petal_callback_context_flag(), petal_word(bit))
+        } else {
+            petal_atomic_word_and(petal_callback_context_flag(), ~petal_word(bit))
+        }
     }
 
     /// In a concrete struct, for the reason `HandlerSlot` gives.

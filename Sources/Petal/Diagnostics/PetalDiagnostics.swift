@@ -41,8 +41,10 @@ public enum PetalDiagnostics {
         set {
             // FULL, before the handler is replaced: a repeat counted alone from now on was
             // counted by a thread that read the default handler (see `petal_repeat_cache.h`).
-            var seen = petal_atomic_word_load(petal_repeat_counting_flag())
-            while seen != 0 && petal_atomic_word_exchange(petal_repeat_counting_flag(), &seen, 0) == 0 {}
+            // A locked and that clears the word: the full barrier without a compare-and-swap.
+            if petal_atomic_word_load(petal_repeat_counting_flag()) != 0 {
+                petal_atomic_word_and(petal_repeat_counting_flag(), 0)
+            }
             installed.replace(with: Handler(newValue))
         }
     }
