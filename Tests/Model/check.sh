@@ -6,7 +6,8 @@
 # (petal_cancellation.pml), a timeout's deadline entry (petal_deadline.pml),
 # PromiseBatch's slots (petal_batch.pml), the circuit breaker's word (petal_breaker.pml) and its
 # window's buckets (petal_breaker_window.pml), RetryBudget's tokens (petal_retry_budget.pml) and
-# CancellationPool's list (petal_cancellation_pool.pml) and a job's state (petal_job_state.pml) with
+# CancellationPool's list (petal_cancellation_pool.pml), a job's state (petal_job_state.pml) and
+# the diagnostics' site table (petal_site_tally.pml) with
 # spin, full state-space search.
 #
 #   Every correct configuration must verify with 0 errors and a completed search.
@@ -80,6 +81,9 @@ POOL_BUGGY_VARIANTS="STORE_HEAD LINK_AFTER_PUBLISH UNLOCKED_DRAIN PRUNE_FIRST"
 # Must fail (petal_job_state.pml): a finish that does not look for a finished state, a begin from
 # executing, a move that stores without comparing, and an enqueue from any state not finished.
 JOB_BUGGY_VARIANTS="BLIND_FINISH BEGIN_AGAIN STORE_STATE ENQUEUE_ANY"
+# Must fail (petal_site_tally.pml): a claim that stores without comparing, one that answers yes
+# for a field holding another value, and a slot taken on its detail alone.
+TALLY_BUGGY_VARIANTS="STORE_FIELD ANY_VALUE SKIP_IDENTITY"
 COMBINATOR_BUGGY_VARIANTS="RELAXED_LEAVE NO_WRITING_CHECK ENTER_AFTER_DECIDED LEAVE_IGNORES_DECIDED
 SECOND_DECIDER RELAXED_RETIRE COMPLETE_IGNORES_DECIDED DECIDE_AFTER_COMPLETE"
 # Must fail (petal_combinator.pml -DVOTES): a decider that runs the actions without closing the
@@ -95,7 +99,7 @@ done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/petal-model.XXXXXX") || exit 2
 if [ "${KEEP:-0}" = 1 ]; then echo "build directory: $work"; else trap 'rm -rf "$work"' EXIT; trap 'exit 129' HUP INT PIPE TERM; fi
-cp "$here/$model" "$here/petal_wait.pml" "$here/petal_combinator.pml" "$here/petal_start_gate.pml" "$here/petal_limit.pml" "$here/petal_cancellation.pml" "$here/petal_deadline.pml" "$here/petal_batch.pml" "$here/petal_breaker.pml" "$here/petal_breaker_window.pml" "$here/petal_retry_budget.pml" "$here/petal_cancellation_pool.pml" "$here/petal_job_state.pml" "$work/" || exit 2
+cp "$here/$model" "$here/petal_wait.pml" "$here/petal_combinator.pml" "$here/petal_start_gate.pml" "$here/petal_limit.pml" "$here/petal_cancellation.pml" "$here/petal_deadline.pml" "$here/petal_batch.pml" "$here/petal_breaker.pml" "$here/petal_breaker_window.pml" "$here/petal_retry_budget.pml" "$here/petal_cancellation_pool.pml" "$here/petal_job_state.pml" "$here/petal_site_tally.pml" "$work/" || exit 2
 cd "$work" || exit 2
 
 status=0
@@ -296,6 +300,13 @@ opt=-O2
 must_verify job-state
 opt=-O0
 must_fail $JOB_BUGGY_VARIANTS
+
+# The diagnostics' site table: four threads, two with one key, over two slots.
+model=petal_site_tally.pml
+opt=-O2
+must_verify site-tally
+opt=-O0
+must_fail $TALLY_BUGGY_VARIANTS
 
 if [ "$status" = 0 ]; then echo "check.sh: OK"; else echo "check.sh: FAILED"; fi
 exit "$status"

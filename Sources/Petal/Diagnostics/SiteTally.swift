@@ -23,6 +23,8 @@ import CPetal
 /// final once written, so all threads with one key stop at the same slot, and a claimer stalled
 /// half-way blocks nobody. A key that finds neither itself nor a free field within
 /// ``probeLimit`` slots never will: it is counted in its kind's overflow slot, `other sites`.
+/// The claims are checked by `Tests/Model/petal_site_tally.pml`: one key, one slot; two keys,
+/// never one.
 ///
 /// Promise sites that fail take a slot too, before anything is reported: its number, in the 31
 /// bits a future's header has to spare, is how an unobserved failure names the promise it came
