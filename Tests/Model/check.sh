@@ -269,44 +269,30 @@ must_verify breaker-1-trial -DTRIALS=1
 opt=-O0
 must_fail $BREAKER_BUGGY_VARIANTS
 
+# check_small MODEL NAME VARIANTS...: a small model's configuration must verify (pan built at
+# -O2) and each seeded variant must fail (built at -O0, which compiles faster than it searches).
+check_small() {
+    model=$1; name=$2; shift 2
+    opt=-O2
+    must_verify "$name"
+    opt=-O0
+    must_fail "$@"
+}
+
 # A bucket of the breaker's window and the window's start: three calls recorded in periods left
 # to chance (one bucket saturating at two) and two restarts.
-model=petal_breaker_window.pml
-opt=-O2
-must_verify breaker-window
-opt=-O0
-must_fail $WINDOW_BUGGY_VARIANTS
-
+check_small petal_breaker_window.pml breaker-window $WINDOW_BUGGY_VARIANTS
 # RetryBudget's bucket: two first calls depositing twice each, three extra calls asking (one let
 # through may give its token back).
-model=petal_retry_budget.pml
-opt=-O2
-must_verify retry-budget
-opt=-O0
-must_fail $BUDGET_BUGGY_VARIANTS
-
+check_small petal_retry_budget.pml retry-budget $BUDGET_BUGGY_VARIANTS
 # CancellationPool's list: two adders of two entries each, a drain and a prune at any moment,
 # and items that may go away at any moment.
-model=petal_cancellation_pool.pml
-opt=-O2
-must_verify cancellation-pool
-opt=-O0
-must_fail $POOL_BUGGY_VARIANTS
-
+check_small petal_cancellation_pool.pml cancellation-pool $POOL_BUGGY_VARIANTS
 # A job's state: a start (enqueue, begin, finish), a repeated start, a canceller and a stray
 # finish.
-model=petal_job_state.pml
-opt=-O2
-must_verify job-state
-opt=-O0
-must_fail $JOB_BUGGY_VARIANTS
-
+check_small petal_job_state.pml job-state $JOB_BUGGY_VARIANTS
 # The diagnostics' site table: four threads, two with one key, over two slots.
-model=petal_site_tally.pml
-opt=-O2
-must_verify site-tally
-opt=-O0
-must_fail $TALLY_BUGGY_VARIANTS
+check_small petal_site_tally.pml site-tally $TALLY_BUGGY_VARIANTS
 
 if [ "$status" = 0 ]; then echo "check.sh: OK"; else echo "check.sh: FAILED"; fi
 exit "$status"

@@ -167,13 +167,15 @@ struct ResilientHedgingTests {
         #expect(breaker.state == .open)
     }
 
-    @Test("a first copy answered before its hedge counts as a success, not slow (the delay within the slow duration)")
-    func answeredBeforeTheHedgeIsASuccess() {
+    /// A breaker on a manual clock (a count window of 4, slow calls opening it at half), and a
+    /// call hedged 5 ms after it began whose first copy is fulfilled 3 ms in, before its hedge.
+    static func answeredAt3ms(slowCallDuration: Duration, minimumCalls: Int) -> CircuitBreaker {
         let clock = DeadlineClock.manual()
         let breaker = CircuitBreaker(
-            name: "quick",
+            name: "first copy",
             policy: CircuitBreakerPolicy(
-                window: .calls(4), minimumCalls: 2, slowCallDuration: .milliseconds(10), slowCallRateThreshold: 0.5),
+                window: .calls(4), minimumCalls: minimumCalls, slowCallDuration: slowCallDuration,
+                slowCallRateThreshold: 0.5),
             clock: clock)
         let copies = Copies()
         let policy = HedgingPolicy(copies: 2, delay: .milliseconds(5), breaker: breaker)
@@ -182,6 +184,12 @@ struct ResilientHedgingTests {
         _ = copies[0].fulfil(with: 1)
         #expect(describe(call.peek()) == "fulfilled(1)")
         #expect(copies.count == 1)
+        return breaker
+    }
+
+    @Test("a first copy answered before its hedge counts as a success, not slow (the delay within the slow duration)")
+    func answeredBeforeTheHedgeIsASuccess() {
+        let breaker = Self.answeredAt3ms(slowCallDuration: .milliseconds(10), minimumCalls: 2)
         // Counted: with it, one failure is half of two calls, and opens the breaker.
         #expect(breaker.state == .closed)
         breaker.call(.failure)
@@ -190,20 +198,9 @@ struct ResilientHedgingTests {
 
     @Test("a first copy answered past the slow-call duration, before a later hedge, counts as slow")
     func slowBeforeTheHedgeIsSlow() {
-        let clock = DeadlineClock.manual()
-        let breaker = CircuitBreaker(
-            name: "slow first",
-            policy: CircuitBreakerPolicy(
-                window: .calls(4), minimumCalls: 1, slowCallDuration: .milliseconds(2), slowCallRateThreshold: 0.5),
-            clock: clock)
-        let copies = Copies()
         // The hedge at 5 ms comes after the slow-call duration: the end is read, and the call,
         // answered at 3 ms, is slow.
-        let policy = HedgingPolicy(copies: 2, delay: .milliseconds(5), breaker: breaker)
-        let call = Future.hedging(policy, clock: clock) { copies.start() }
-        clock.advance(by: .milliseconds(3))
-        _ = copies[0].fulfil(with: 1)
-        #expect(describe(call.peek()) == "fulfilled(1)")
+        let breaker = Self.answeredAt3ms(slowCallDuration: .milliseconds(2), minimumCalls: 1)
         #expect(breaker.state == .open)
     }
 
