@@ -39,15 +39,17 @@ public final class ConcurrencyLimit: @unchecked Sendable {
     /// How the maximum moves with the load; nil for a maximum that moves only when set.
     public let adaptive: AdaptiveLimit?
 
-    private let word: UnsafeMutablePointer<petal_atomic_word>
+    /// Operations in flight and waiting, one word (see `LimitWord`).
+    let word: UnsafeMutablePointer<petal_atomic_word>
     /// The maximum: read without the lock, changed only with it held.
     private let maximumWord: UnsafeMutablePointer<petal_atomic_word>
     /// Requests a front door (PetalNIO's `LoadShedder`) has let through towards this limit and
     /// not answered yet (see ConcurrencyLimit+Arrivals.swift).
     let arrivalsWord: UnsafeMutablePointer<petal_atomic_word> = .allocate(capacity: 1)
-    private let controller: LimitController?
+    /// An adaptive limit's controller (see ConcurrencyLimit+Adaptive.swift); nil for a fixed one.
+    let controller: LimitController?
     /// The controller, when it times the operations itself (``AdaptiveLimit/Timing/operations``).
-    private let operationTimer: LimitController?
+    let operationTimer: LimitController?
     /// Whether `operationTimer` is set: what the inlined path of ``run(on:_:)`` reads.
     @usableFromInline
     let timesOperations: Bool
@@ -151,27 +153,6 @@ public final class ConcurrencyLimit: @unchecked Sendable {
         setBoundedMaximum(Self.boundedMaximum(maximum))
     }
 
-    /// Counts the time of one operation for an adaptive limit that times what its caller
-    /// reports (``AdaptiveLimit/Timing/reported``): a request's whole time, from its arrival to
-    /// its answer, say, and whether it was `cancelled` (it missed its deadline, or its client
-    /// left), which counts as overload.
-    ///
-    /// - Returns: false, and nothing counted, for a limit that is not adaptive or times its
-    ///   operations itself.
-    @discardableResult
-    public func report(_ elapsed: Duration, cancelled: Bool = false) -> Bool {
-        guard let controller, operationTimer == nil else { return false }
-        let word = petal_atomic_word_load(word)
-        let maximum = maximum
-        let reached = LimitWord.inFlight(word) >= maximum || LimitWord.waiting(word) > 0
-        if let next = controller.record(
-            elapsed, at: controller.clock.now, reached: reached, cancelled: cancelled, maximum: maximum)
-        {
-            setBoundedMaximum(next)
-        }
-        return true
-    }
-
     /// Operations waiting at most, now: ``queue``, or for an adaptive limit ``queue`` times the
     /// maximum over its initial maximum, rounded down.
     public var currentQueue: Int { queueBound(maximum: maximum) }
@@ -179,13 +160,6 @@ public final class ConcurrencyLimit: @unchecked Sendable {
     func queueBound(maximum: Int) -> Int {
         // Both at most 2^32 - 1: the product fits.
         queueAtMaximum == 0 ? queue : queue * maximum / queueAtMaximum
-    }
-
-    /// The time in flight an adaptive limit compares with (the mean of its calm windows, see
-    /// ``AdaptiveLimit``); nil for a limit that is not adaptive, or before its first window.
-    public var baselineLatency: Duration? {
-        guard let baseline = controller?.baseline, baseline.isFinite else { return nil }
-        return .nanoseconds(Int64(baseline))
     }
 
     /// Operations in flight now (other threads may be changing it).
@@ -399,7 +373,7 @@ public final class ConcurrencyLimit: @unchecked Sendable {
     }
 
     /// Sets a maximum already in range, and gives the waiters the slots a higher one frees.
-    private func setBoundedMaximum(_ maximum: Int) {
+    func setBoundedMaximum(_ maximum: Int) {
         let granted = waiters.withLock { queue -> [LimitWaiter] in
             var seenMaximum = petal_atomic_word_load(maximumWord)
             // FULL, as every move: the admissions that read the new maximum are ordered after it.
