@@ -16,9 +16,15 @@
                 let loop = group.next()
                 let clock = DeadlineClock.eventLoop(loop)
                 let promise = Promise<Int>()
-                let timed = promise.future.timeout(after: .milliseconds(1), clock: clock)
                 let onLoop = Flag()
-                timed.whenRejected { _ in if loop.inEventLoop { onLoop.set() } }
+                // Made on the loop, so that its timer cannot fire before the observer is added:
+                // made here, a slow run could see the deadline pass first and run the observer
+                // on this thread instead.
+                let timed = try loop.submit {
+                    let timed = promise.future.timeout(after: .milliseconds(1), clock: clock)
+                    timed.whenRejected { _ in if loop.inEventLoop { onLoop.set() } }
+                    return timed
+                }.wait()
                 #expect(throws: FutureTimeoutError.self) { try timed.eventLoopFuture(on: loop).wait() }
                 #expect(onLoop.isSet)
                 #expect(clock.pendingDeadlineCount == 0)
