@@ -88,9 +88,9 @@ func spin(_ count: Int) {
     if sum == -1 { print(sum) }
 }
 
-/// The rounds a race test runs: `count`, or fewer where CI runs the whole suite a third and
-/// fourth time under ThreadSanitizer (`PETAL_RACE_SCALE`, e.g. 0.1 for TSan in debug and on
-/// C11 atomics; the release TSan run and ASan run every round).
+/// The rounds a race test runs: `count`, or fewer where CI runs the whole suite again under a
+/// sanitizer (`PETAL_RACE_SCALE`: 0.5 for TSan in release, 0.1 for TSan in debug on C11
+/// atomics and for ASan; the plain run takes every round).
 func raceScaled(_ count: Int) -> Int {
     guard let text = ProcessInfo.processInfo.environment["PETAL_RACE_SCALE"], let scale = Double(text) else {
         return scaled(count, floor: 100)
