@@ -43,6 +43,9 @@
  *   prefetched, so it may be stale (a block since freed, or of another future) at no risk.
  *   Measured with `DrainProbe "C core" --together` (Benchmarks/README.md has the figures).
  *
+ *   The protocol on a home's `remote` and `refs` is model-checked: Tests/Model/
+ *   petal_block_cache.pml, tied to the functions here by Scripts/check-model-conformance.
+ *
  *   Under AddressSanitizer the cache is off (every block is malloc'd and freed), so a use of a
  *   freed block is still caught; PETAL_BLOCK_CACHE=0 in the environment turns it off too, for
  *   valgrind and other leak checkers, and for tests that count mallocs.
@@ -142,7 +145,8 @@ static void petal_block_home_exit(void *value) {
     home->local = NULL;
     petal_block_release_list(home->taken, home);
     home->taken = NULL;
-    petal_block_release_list(petal_block_home_take(home, PETAL_HOME_ABANDONED), home);
+    petal_block *returned = petal_block_home_take(home, PETAL_HOME_ABANDONED);
+    petal_block_release_list(returned, home);
     /* The thread's own reference: blocks still out free the home when the last comes back. */
     if (petal_atomic_fetch_add_full(&home->refs, (petal_word)-1) == 1) petal_block_home_free(home);
 }

@@ -6,8 +6,9 @@
 # (petal_cancellation.pml), a timeout's deadline entry (petal_deadline.pml),
 # PromiseBatch's slots (petal_batch.pml), the circuit breaker's word (petal_breaker.pml) and its
 # window's buckets (petal_breaker_window.pml), RetryBudget's tokens (petal_retry_budget.pml) and
-# CancellationPool's list (petal_cancellation_pool.pml), a job's state (petal_job_state.pml) and
-# the diagnostics' site table (petal_site_tally.pml) with
+# CancellationPool's list (petal_cancellation_pool.pml), a job's state (petal_job_state.pml),
+# the diagnostics' site table (petal_site_tally.pml) and the C core's block cache
+# (petal_block_cache.pml: a thread's stack of returned blocks and its home's count) with
 # spin, full state-space search.
 #
 #   Every correct configuration must verify with 0 errors and a completed search.
@@ -84,6 +85,11 @@ JOB_BUGGY_VARIANTS="BLIND_FINISH BEGIN_AGAIN STORE_STATE ENQUEUE_ANY"
 # Must fail (petal_site_tally.pml): a claim that stores without comparing, one that answers yes
 # for a field holding another value, and a slot taken on its detail alone.
 TALLY_BUGGY_VARIANTS="STORE_FIELD ANY_VALUE SKIP_IDENTITY"
+# Must fail (petal_block_cache.pml): a return that stores the stack's head without comparing,
+# one that links its chain after publishing it, an exit that leaves the stack empty rather than
+# ABANDONED, a return that pushes onto an abandoned home, and an exit that frees the home
+# instead of dropping its own reference.
+CACHE_BUGGY_VARIANTS="STORE_PUSH LINK_AFTER_PUBLISH NO_ABANDON IGNORE_ABANDONED EXIT_FREES_HOME"
 COMBINATOR_BUGGY_VARIANTS="RELAXED_LEAVE NO_WRITING_CHECK ENTER_AFTER_DECIDED LEAVE_IGNORES_DECIDED
 SECOND_DECIDER RELAXED_RETIRE COMPLETE_IGNORES_DECIDED DECIDE_AFTER_COMPLETE"
 # Must fail (petal_combinator.pml -DVOTES): a decider that runs the actions without closing the
@@ -99,7 +105,7 @@ done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/petal-model.XXXXXX") || exit 2
 if [ "${KEEP:-0}" = 1 ]; then echo "build directory: $work"; else trap 'rm -rf "$work"' EXIT; trap 'exit 129' HUP INT PIPE TERM; fi
-cp "$here/$model" "$here/petal_wait.pml" "$here/petal_combinator.pml" "$here/petal_start_gate.pml" "$here/petal_limit.pml" "$here/petal_cancellation.pml" "$here/petal_deadline.pml" "$here/petal_batch.pml" "$here/petal_breaker.pml" "$here/petal_breaker_window.pml" "$here/petal_retry_budget.pml" "$here/petal_cancellation_pool.pml" "$here/petal_job_state.pml" "$here/petal_site_tally.pml" "$work/" || exit 2
+cp "$here/$model" "$here/petal_wait.pml" "$here/petal_combinator.pml" "$here/petal_start_gate.pml" "$here/petal_limit.pml" "$here/petal_cancellation.pml" "$here/petal_deadline.pml" "$here/petal_batch.pml" "$here/petal_breaker.pml" "$here/petal_breaker_window.pml" "$here/petal_retry_budget.pml" "$here/petal_cancellation_pool.pml" "$here/petal_job_state.pml" "$here/petal_site_tally.pml" "$here/petal_block_cache.pml" "$work/" || exit 2
 cd "$work" || exit 2
 
 status=0
@@ -293,6 +299,9 @@ check_small petal_cancellation_pool.pml cancellation-pool $POOL_BUGGY_VARIANTS
 check_small petal_job_state.pml job-state $JOB_BUGGY_VARIANTS
 # The diagnostics' site table: four threads, two with one key, over two slots.
 check_small petal_site_tally.pml site-tally $TALLY_BUGGY_VARIANTS
+# The C core's block cache: an owner that allocates three blocks, reuses what comes back twice
+# and exits at any moment, and two threads returning a chain of two and one block.
+check_small petal_block_cache.pml block-cache $CACHE_BUGGY_VARIANTS
 
 if [ "$status" = 0 ]; then echo "check.sh: OK"; else echo "check.sh: FAILED"; fi
 exit "$status"
