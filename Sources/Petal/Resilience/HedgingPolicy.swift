@@ -16,21 +16,36 @@
 public struct HedgingPolicy: Sendable {
     /// How many copies at most, the first included. Below 1: one copy and no hedge; above
     /// ``maximumCopies``: that many. Both are reported when hedging starts.
-    public var copies: Int { didSet { replan() } }
+    public var copies: Int {
+        get { plan.values.copies }
+        set { replan { $0.copies = newValue } }
+    }
     /// How long each copy has before the next starts, unless ``adaptiveDelay`` is set. Negative:
     /// no wait (every copy at once); longer than ``DeadlineClock/longestWait``: that. Both are
     /// reported when hedging starts.
-    public var delay: Duration { didSet { replan() } }
+    public var delay: Duration {
+        get { plan.values.delay }
+        set { replan { $0.delay = newValue } }
+    }
     /// A delay that follows the latency: when set, each hedged call waits ``LatencyPercentile/delay``
     /// as it is when the call begins (in place of ``delay``), and records its own latency there.
-    public var adaptiveDelay: LatencyPercentile? { didSet { replan() } }
+    public var adaptiveDelay: LatencyPercentile? {
+        get { plan.values.adaptiveDelay }
+        set { replan { $0.adaptiveDelay = newValue } }
+    }
     /// Bounds the extra copies of every call that shares it, together with the retries of every
     /// ``RetryPolicy`` that shares it; `nil` for no bound beyond ``copies``.
-    public var budget: RetryBudget? { didSet { replan() } }
+    public var budget: RetryBudget? {
+        get { plan.values.budget }
+        set { replan { $0.budget = newValue } }
+    }
     /// Whether a copy rejected with the error lets the next copy start at once (without waiting
     /// for the delay); by default every rejection does. A rejection it declines ends the hedged
     /// call with that error, and the other copies are asked to stop.
-    public var isRetryable: @Sendable (any Error) -> Bool { didSet { replan() } }
+    public var isRetryable: @Sendable (any Error) -> Bool {
+        get { plan.values.isRetryable }
+        set { replan { $0.isRetryable = newValue } }
+    }
     /// Failures sent again after a wait, in the same hedged call: a copy rejected with an
     /// error this policy accepts is sent again after its ``RetryPolicy/delay(beforeAttempt:random:)``,
     /// up to ``RetryPolicy/attempts`` sends in all (less the first), each retry drawn from its
@@ -41,7 +56,10 @@ public struct HedgingPolicy: Sendable {
     /// result, one subscription per copy, one timer at a time (see <doc:CircuitBreakers>).
     /// At most one retry waits at a time: a copy that fails while another's retry waits is not
     /// sent again.
-    public var retry: RetryPolicy? { didSet { replan() } }
+    public var retry: RetryPolicy? {
+        get { plan.values.retry }
+        set { replan { $0.retry = newValue } }
+    }
     /// The circuit breaker every copy goes through, as `breaker.run { ... }` inside the hedged
     /// call would: each copy, retries included, is let through or refused (with a
     /// ``CircuitBreakerOpenError``, a rejection ``isRetryable`` and ``retry`` see like any
@@ -52,26 +70,30 @@ public struct HedgingPolicy: Sendable {
     /// not slow, in the period it began, without reading the clock as it ends: on the path of
     /// nearly every call in calm, that reading costs about 20 ns. (A timer that fires late lets
     /// a call answered just past the delay through this way.)
-    public var breaker: CircuitBreaker? { didSet { replan() } }
+    public var breaker: CircuitBreaker? {
+        get { plan.values.breaker }
+        set { replan { $0.breaker = newValue } }
+    }
 
-    /// The values again, in one object shared by every copy of this policy, with what a call
-    /// derives from them: what a hedged call reads (see `HedgingPlan`). Made again when a
-    /// property is set.
+    /// The values, in one object shared by every copy of this policy, with what a call derives
+    /// from them: what a hedged call reads (see `HedgingPlan`). Made again when a property is
+    /// set.
+    ///
+    /// The policy's only stored property: a policy is captured by the closures a service makes
+    /// per request, and each copy of it held by value retained each of its references (a
+    /// breaker, a budget, a percentile, the closure's context, the retry policy's), each shared
+    /// with every request on every thread. One reference is one retain.
     private(set) var plan: HedgingPlan
 
-    private mutating func replan() {
-        plan = HedgingPlan(
-            HedgingPlan.Values(
-                copies: copies, delay: delay, adaptiveDelay: adaptiveDelay, budget: budget, isRetryable: isRetryable,
-                retry: retry, breaker: breaker))
+    /// Sets one value: a new plan, as the policy is immutable once a call holds it.
+    private mutating func replan(_ change: (inout HedgingPlan.Values) -> Void) {
+        var values = plan.values
+        change(&values)
+        plan = HedgingPlan(values)
     }
 
     /// A policy of `values`.
     private init(_ values: HedgingPlan.Values) {
-        (copies, delay, adaptiveDelay, budget, isRetryable, retry, breaker) = (
-            values.copies, values.delay, values.adaptiveDelay, values.budget, values.isRetryable, values.retry,
-            values.breaker
-        )
         plan = HedgingPlan(values)
     }
 
