@@ -72,7 +72,14 @@ final class HeldDeadline: Sendable {
     var hasPassed: Bool { clock.now >= instant }
 
     /// Whether something due `delay` from now would be due at or after the deadline.
-    func isPassed(after delay: Duration) -> Bool { clock.now + delay >= instant }
+    func isPassed(after delay: Duration) -> Bool { isPassed(after: delay, from: clock.now) }
+
+    /// Whether the deadline has passed at `now`, an instant of its clock read by the caller.
+    func hasPassed(at now: ContinuousClock.Instant) -> Bool { now >= instant }
+
+    /// Whether something due `delay` after `now` (an instant of its clock read by the caller)
+    /// would be due at or after the deadline.
+    func isPassed(after delay: Duration, from now: ContinuousClock.Instant) -> Bool { now + delay >= instant }
 }
 
 extension Future {

@@ -6,6 +6,17 @@ protocol AttemptPolicy: Sendable {
     var budget: RetryBudget? { get }
     /// Reports each property out of its range, once per call.
     func reportAdjustments()
+    /// Whether a call reads the clock as it begins whatever its deadline (a delay that follows
+    /// the latency times the call from there): then its deadline is checked with that reading.
+    var timesCalls: Bool { get }
+}
+
+extension RetryPolicy {
+    var timesCalls: Bool { false }
+}
+
+extension HedgingPolicy {
+    var timesCalls: Bool { plan.adaptiveDelay != nil }
 }
 
 extension RetryPolicy: AttemptPolicy {}
@@ -52,9 +63,11 @@ protocol AttemptLoop<Value>: AnyObject, Sendable {
     associatedtype Context: ExecutionContext
     associatedtype Policy: AttemptPolicy
 
+    /// `began` is the clock's reading (`DeadlineClock.nanosecondsNow`) as the call began, if
+    /// `begin` took one: for the deadline, or because the policy ``AttemptPolicy/timesCalls``.
     init(
         result: FutureStorage<Value>, policy: borrowing Policy, context: Context, clock: DeadlineClock,
-        deadline: HeldDeadline?,
+        deadline: HeldDeadline?, began: Int64?,
         body: @escaping @Sendable () throws -> Future<Value>)
 
     /// Where attempts run.
@@ -92,7 +105,12 @@ extension AttemptLoop {
         _ body: @escaping @Sendable () throws -> Future<Value>
     ) -> Future<Value> {
         let deadline = Deadline.inUse ? Deadline.held(on: clock) : nil
-        if let deadline, deadline.hasPassed { return .refused(by: deadline.exceededError) }
+        // One reading of the clock for the deadline's check and whatever else the call times
+        // as it begins (a hedged call's first timer and its latency): each costs about 20 ns.
+        let began = deadline != nil || policy.timesCalls ? clock.nanosecondsNow : nil
+        if let deadline, let began, deadline.hasPassed(at: clock.scheduler.instant(atNanoseconds: began)) {
+            return .refused(by: deadline.exceededError)
+        }
         policy.reportAdjustments()
         // Nested in an attempt of a loop on the same budget: that loop paid for this call.
         if let budget = policy.budget, !budget.isRunningAttempt { budget.deposit() }
@@ -100,7 +118,9 @@ extension AttemptLoop {
         // Checked here: passing `body` through the generic `carrying` would cost two
         // reabstraction thunks (128 bytes) even with no carrier.
         let body = CallbackContext.isEnabled ? CallbackContext.carrying(body) : body
-        let loop = Self(result: result, policy: policy, context: context, clock: clock, deadline: deadline, body: body)
+        let loop = Self(
+            result: result, policy: policy, context: context, clock: clock, deadline: deadline, began: began, body: body
+        )
         result.markPropagating()
         // The answer to a request: the loop asks its attempts itself, then cancels the result.
         // Votes registered as actions of the result would run after this one, once the result

@@ -20,13 +20,13 @@ extension HedgeLoop {
         // A copy refused at once by the request's deadline (a layer inside `body`) tells the
         // breaker nothing about the backend.
         if let deadline, copy.isResolved, deadline.hasPassed {
-            return refusedAtOnce(copy.storage, by: deadline, through: breaker, ticket: ticket, since: start)
+            return refusedAtOnce(number, copy.storage, by: deadline, through: breaker, ticket: ticket, since: start)
         }
         if ticket & 1 != 0 {
             let shield = breaker.probe(copy, ticket: ticket, since: start)
             guard finishStarting(shield.storage) else { return }
             watch(shield.storage)
-            return scheduleNextCopy()
+            return scheduleNextCopy(after: number)
         }
         if number == 1 {
             // Kept here rather than in a closure: the first copy's count allocates nothing.
@@ -40,7 +40,7 @@ extension HedgeLoop {
         } else {
             watch(copy.storage, countedBy: breaker, ticket: ticket, since: start)
         }
-        scheduleNextCopy()
+        scheduleNextCopy(after: number)
     }
 
     /// The first copy, let through by the breaker, resolved: counted there with the ticket and
@@ -94,7 +94,7 @@ extension HedgeLoop {
     /// breaker).
     @inline(never)
     func refusedAtOnce(
-        _ copy: FutureStorage<Value>, by deadline: HeldDeadline, through breaker: CircuitBreaker,
+        _ number: Int, _ copy: FutureStorage<Value>, by deadline: HeldDeadline, through breaker: CircuitBreaker,
         ticket: CircuitBreaker.Ticket, since start: Int64
     ) {
         let outcome = copy.snapshot()
@@ -103,7 +103,7 @@ extension HedgeLoop {
             refusal: deadline.exceededError)
         guard finishStarting(copy) else { return }
         watch(copy)
-        scheduleNextCopy()
+        scheduleNextCopy(after: number)
     }
 
     /// ``watch(_:)`` for a copy `breaker` let through with `ticket` at `start`: its outcome is

@@ -26,14 +26,20 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
     let plan: HedgingPlan
     /// The wait before each next copy: the policy's, or its adaptive delay's as this call began.
     let delay: Duration
-    /// The policy's adaptive delay, which this call's latency is recorded into, and when the
-    /// call began, in `clock`'s nanoseconds (`nil` and 0 for a fixed delay). Nanoseconds, not an
-    /// instant: see `DeadlineScheduler.nanosecondsNow`. Unretained, as the plan's (see
-    /// `HedgingPlan.breaker`): the plan holds it, and this call the plan.
+    /// The policy's adaptive delay, which this call's latency is recorded into (`nil` for a
+    /// fixed delay). Unretained, as the plan's (see `HedgingPlan.breaker`): the plan holds it,
+    /// and this call the plan.
     let latencies: Unmanaged<LatencyPercentile>?
+    /// When the call began, in `clock`'s nanoseconds, if `begin` read the clock (for an
+    /// adaptive delay or a deadline); else 0. Nanoseconds, not an instant: see
+    /// `DeadlineScheduler.nanosecondsNow`.
     private let beganAt: Int64
-    /// Whether the breaker's clock and `clock` keep the same time, with an adaptive delay: then
-    /// one reading serves both as the first copy begins and ends (see `run`).
+    /// Whether the second copy's timer, and the deadline's check before it, count from
+    /// `beganAt` rather than from a reading of their own: when there is one and the first copy
+    /// was sent within `begin`, microseconds after it.
+    private let firstTimerFromBegin: Bool
+    /// Whether `beganAt` serves the breaker as the first copy's start (its clock keeps the same
+    /// time as `clock`), and the first copy's end serves the latency (see `run`).
     let sharesReadings: Bool
     /// Whether this call's latency is counted into `latencies`: one call in four (see
     /// `LatencyPercentile.times(callBeganAt:)`).
@@ -97,7 +103,7 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
 
     init(
         result: FutureStorage<Value>, policy: borrowing HedgingPolicy, context: Context, clock: DeadlineClock,
-        deadline: HeldDeadline?, body: @escaping @Sendable () throws -> Future<Value>
+        deadline: HeldDeadline?, began: Int64?, body: @escaping @Sendable () throws -> Future<Value>
     ) {
         self.result = result
         let plan = policy.plan
@@ -106,18 +112,24 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
         if let adaptive = plan.adaptiveDelay {
             latencies = adaptive
             delay = adaptive._withUnsafeGuaranteedRef { $0.delay }
-            let now = clock.nanosecondsNow
+            // `begin` read it (see `HedgingPolicy.timesCalls`).
+            let now = began ?? clock.nanosecondsNow
             beganAt = now
             timesLatency = LatencyPercentile.times(callBeganAt: now)
             sharesReadings = plan.breaker?._withUnsafeGuaranteedRef { $0.clock.keepsTime(with: clock) } ?? false
         } else {
             latencies = nil
             delay = plan.delay
-            beganAt = 0
+            beganAt = began ?? 0
             timesLatency = false
-            sharesReadings = false
+            // The deadline's reading, if `begin` took one, is the first copy's start too.
+            sharesReadings =
+                began != nil && (plan.breaker?._withUnsafeGuaranteedRef { $0.clock.keepsTime(with: clock) } ?? false)
         }
         self.delay = delay
+        // The first copy is sent within `begin` only on `.inline`: elsewhere it begins when the
+        // context runs it, and its delay counts from then.
+        firstTimerFromBegin = began != nil && Context.self == InlineExecutionContext.self
         self.context = context
         self.clock = clock
         self.deadline = deadline
@@ -144,7 +156,7 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
             return true
         }
         guard begins else { return notStarted(number) }
-        guard let breaker = plan.breaker else { return send() }
+        guard let breaker = plan.breaker else { return send(number) }
         breaker._withUnsafeGuaranteedRef { breaker in
             // Through the breaker: refused while it is open, as `breaker.run` refuses.
             let ticket = breaker.admit()
@@ -159,8 +171,8 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
         }
     }
 
-    /// Sends a copy that has begun, and watches it.
-    private func send() {
+    /// Sends copy `number`, which has begun, and watches it.
+    private func send(_ number: Int) {
         let copy: Future<Value>
         do {
             copy = try runningAttempt(of: plan.budgetMark, body)
@@ -172,7 +184,7 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
         watch(copy.storage)
         // After the subscription: a copy that was already fulfilled has decided the call, and
         // needs no timer.
-        scheduleNextCopy()
+        scheduleNextCopy(after: number)
     }
 
     /// Subscribes to a copy that was sent: its outcome decides the call or, rejected, is a
@@ -240,11 +252,14 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
     }
 
     /// The timer of the next copy; nothing if the call is over or every copy has started.
-    func scheduleNextCopy() {
+    /// `number` is the copy just sent.
+    func scheduleNextCopy(after number: Int) {
         guard delay > .zero else { return hedge() }
+        // One reading for the deadline and the timer: the call's own, for its first copy.
+        let now = number == 1 && firstTimerFromBegin ? clock.scheduler.instant(atNanoseconds: beganAt) : clock.now
         // A copy due at or after the deadline would not start: no timer for it.
-        if let deadline, deadline.isPassed(after: delay) { return }
-        let entry = DeadlineEntry(deadline: clock.now + delay) { self.hedge() }
+        if let deadline, deadline.isPassed(after: delay, from: now) { return }
+        let entry = DeadlineEntry(deadline: now + delay) { self.hedge() }
         let scheduling = schedule(entry, if: { !over && started < plan.copies && wait == nil }, remember: { wait = $0 })
         // No timer thread: no hedge can start in time, but the copies running may still answer.
         if case .failed = scheduling {

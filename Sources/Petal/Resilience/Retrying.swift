@@ -125,7 +125,7 @@ final class RetryLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
 
     init(
         result: FutureStorage<Value>, policy: borrowing RetryPolicy, context: Context, clock: DeadlineClock,
-        deadline: HeldDeadline?, body: @escaping @Sendable () throws -> Future<Value>
+        deadline: HeldDeadline?, began: Int64?, body: @escaping @Sendable () throws -> Future<Value>
     ) {
         self.result = result
         self.policy = copy policy

@@ -153,6 +153,32 @@ final class DeadlineScheduler: @unchecked Sendable {
         return Int64(bitPattern: UInt64(petal_atomic_word_load(manualNanoseconds.unsafelyUnwrapped)))
     }
 
+    /// The instant of `nanoseconds`, a reading of ``nanosecondsNow``: what ``now`` would have
+    /// read at that moment, so that one reading serves a call's deadline checks and timers as
+    /// well as its timings (a hedged call read the clock three times as it began, each reading
+    /// about 20 ns: issue 56's calm pair).
+    ///
+    /// A real scheduler's instant is built from the nanoseconds, as `ContinuousClock` stores
+    /// it, when `instantsAreRealNanoseconds` found it so in this process; otherwise it is read
+    /// again, as ``now``, which is at most the time this call took later.
+    func instant(atNanoseconds nanoseconds: Int64) -> ContinuousClock.Instant {
+        guard !manual else { return manualOrigin.unsafelyUnwrapped.advanced(by: .nanoseconds(nanoseconds)) }
+        guard Self.instantsAreRealNanoseconds else { return .now }
+        return unsafeBitCast(Duration.nanoseconds(nanoseconds), to: ContinuousClock.Instant.self)
+    }
+
+    /// Whether a `ContinuousClock.Instant` is stored as the `Duration` since the origin of the
+    /// clock that ``realNanoseconds`` reads, as the Swift runtime stores it on Linux and Darwin:
+    /// checked once, against two readings of `ContinuousClock` around one of that clock, so that
+    /// a runtime that stores it otherwise costs a reading, never a wrong instant.
+    static let instantsAreRealNanoseconds: Bool = {
+        guard MemoryLayout<ContinuousClock.Instant>.size == MemoryLayout<Duration>.size else { return false }
+        let before = ContinuousClock.now
+        let built = unsafeBitCast(Duration.nanoseconds(realNanoseconds), to: ContinuousClock.Instant.self)
+        let after = ContinuousClock.now
+        return before <= built && built <= after
+    }()
+
     /// The real time in nanoseconds: the clock `ContinuousClock` reads (boot time, which goes on
     /// while the system sleeps, on Linux), read directly.
     static var realNanoseconds: Int64 {

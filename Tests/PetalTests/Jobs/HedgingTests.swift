@@ -53,6 +53,54 @@ struct HedgingTests {
         #expect(copies.stops == [0])
     }
 
+    @Test("with a deadline, the second copy is due a delay after the call began, as the deadline's check read it")
+    func secondCopyCountsFromTheCallsStart() {
+        let clock = DeadlineClock.manual()
+        let copies = Copies()
+        let deadline = Deadline(after: .milliseconds(20), clock: clock)
+        // The first copy's body takes 1 ms of the clock: the call read the time once as it began
+        // (for the deadline), and its first copy's delay counts from there, not from after it.
+        let future = Deadline.withValue(deadline) {
+            Future.hedging(HedgingPolicy(copies: 3, delay: .milliseconds(5)), clock: clock) {
+                defer { if copies.count == 1 { clock.advance(by: .milliseconds(1)) } }
+                return copies.start()
+            }
+        }
+        #expect(copies.count == 1)
+        clock.advance(by: .milliseconds(4) - .nanoseconds(1))
+        #expect(copies.count == 1)
+        clock.advance(by: .nanoseconds(1))
+        #expect(copies.count == 2)
+        // The third copy's delay counts from the second's own start.
+        clock.advance(by: .milliseconds(5) - .nanoseconds(1))
+        #expect(copies.count == 2)
+        clock.advance(by: .nanoseconds(1))
+        #expect(copies.count == 3)
+        _ = copies[2].fulfil(with: 3)
+        #expect(describe(future.peek()) == "fulfilled(3)")
+        #expect(copies.stops == [1, 1, 0])
+    }
+
+    @Test("with a deadline, a second copy due before it from the call's start is timed, its body taking time")
+    func timedBeforeTheDeadlineFromTheCallsStart() {
+        let clock = DeadlineClock.manual()
+        let copies = Copies()
+        let deadline = Deadline(after: .milliseconds(6), clock: clock)
+        // Due at 5 ms from the start, before the 6 ms deadline, although the body took 2 ms.
+        let future = Deadline.withValue(deadline) {
+            Future.hedging(HedgingPolicy(copies: 2, delay: .milliseconds(5)), clock: clock) {
+                defer { if copies.count == 1 { clock.advance(by: .milliseconds(2)) } }
+                return copies.start()
+            }
+        }
+        #expect(clock.pendingDeadlineCount == 1)
+        clock.advance(by: .milliseconds(3))
+        #expect(copies.count == 2)
+        _ = copies[0].fulfil(with: 1)
+        #expect(describe(future.peek()) == "fulfilled(1)")
+        copies.cancelPending()
+    }
+
     @Test("a copy that outlives the delay gets a second; the first answer wins and the other copy is asked once")
     func secondCopyWins() {
         let clock = DeadlineClock.manual()

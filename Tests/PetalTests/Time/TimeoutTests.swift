@@ -349,6 +349,35 @@ struct TimeoutTests {
         #expect(PetalDiagnostics.count(of: .lateTimer) >= before + 1)
     }
 
+    @Test("an instant built from a reading in nanoseconds is what ContinuousClock read at that moment")
+    func instantFromNanoseconds() {
+        // Linux and Darwin store an instant as the Duration since the clock's origin: a hedged
+        // call's one reading then serves its deadline and its timer (else each reads again).
+        #expect(DeadlineScheduler.instantsAreRealNanoseconds)
+        let scheduler = DeadlineScheduler()
+        defer { scheduler.stop() }
+        for _ in 0..<scaled(1_000) {
+            let before = ContinuousClock.now
+            let built = scheduler.instant(atNanoseconds: scheduler.nanosecondsNow)
+            let after = ContinuousClock.now
+            #expect(before <= built && built <= after)
+            // Readings in nanoseconds differ as their instants do.
+            let later = scheduler.instant(atNanoseconds: scheduler.nanosecondsNow + 1_500)
+            #expect(later >= built.advanced(by: .nanoseconds(1_500)))
+        }
+    }
+
+    @Test("a manual scheduler's instant of a reading is its start plus the nanoseconds read")
+    func manualInstantFromNanoseconds() {
+        let start = ContinuousClock.now
+        let scheduler = DeadlineScheduler(manualStartingAt: start)
+        #expect(scheduler.instant(atNanoseconds: scheduler.nanosecondsNow) == start)
+        scheduler.advance(to: start.advanced(by: .milliseconds(7)))
+        #expect(scheduler.nanosecondsNow == 7_000_000)
+        #expect(scheduler.instant(atNanoseconds: scheduler.nanosecondsNow) == scheduler.now)
+        #expect(scheduler.instant(atNanoseconds: -1) == start.advanced(by: .nanoseconds(-1)))
+    }
+
     @Test("the scheduler runs due deadlines earliest first and never runs a cancelled one")
     func schedulerOrder() throws {
         let scheduler = DeadlineScheduler()
