@@ -254,6 +254,15 @@ public final class CircuitBreaker: @unchecked Sendable {
         count(classify(kind, error), ticket: ticket, since: start, until: end)
     }
 
+    /// Counts a success that was not slow, of a call let through with `ticket`, in the period
+    /// of `time`: ``finish(_:kind:error:since:until:)`` for the fulfilment a hedged call's first
+    /// copy usually is (see `HedgeLoop.countFirst`), with nothing to classify or time.
+    @inline(__always)
+    func succeededFast(_ ticket: Ticket, at time: Int64) {
+        guard ticket & 1 == 0 else { return settle(trial: UInt32(truncatingIfNeeded: ticket >> 1), .success, at: time) }
+        record(.success, slow: false, epoch: UInt32(truncatingIfNeeded: ticket >> 1), at: time)
+    }
+
     private func count(_ outcome: BreakerOutcome, ticket: Ticket, since start: Int64, until end: Int64) {
         var outcome = outcome
         let longEnough = end &- start >= slowCallNanoseconds

@@ -75,8 +75,8 @@ extension HedgeLoop {
         plan.breaker.unsafelyUnwrapped._withUnsafeGuaranteedRef { breaker in
             // Answered before the hedge: the next copy's timer was still set, so the copy took less
             // than the delay (unless the timer ran late).
-            if answeredBeforeHedge && delay.truncatedNanoseconds <= breaker.slowCallNanoseconds {
-                breaker.finish(firstTicket, kind: .fulfilled, error: nil, since: firstStart, until: firstStart)
+            if answeredBeforeHedge && delayNanoseconds <= breaker.slowCallNanoseconds {
+                breaker.succeededFast(firstTicket, at: firstStart)
                 return nil
             }
             let end = breaker.nanosecondsNow

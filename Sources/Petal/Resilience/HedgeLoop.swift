@@ -26,6 +26,8 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
     let plan: HedgingPlan
     /// The wait before each next copy: the policy's, or its adaptive delay's as this call began.
     let delay: Duration
+    /// `delay` in nanoseconds.
+    let delayNanoseconds: Int64
     /// The policy's adaptive delay, which this call's latency is recorded into (`nil` for a
     /// fixed delay). Unretained, as the plan's (see `HedgingPlan.breaker`): the plan holds it,
     /// and this call the plan.
@@ -111,7 +113,8 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
         let delay: Duration
         if let adaptive = plan.adaptiveDelay {
             latencies = adaptive
-            delay = adaptive._withUnsafeGuaranteedRef { $0.delay }
+            delayNanoseconds = adaptive._withUnsafeGuaranteedRef { $0.delayNanoseconds }
+            delay = .nanoseconds(delayNanoseconds)
             // `begin` read it (see `HedgingPolicy.timesCalls`).
             let now = began ?? clock.nanosecondsNow
             beganAt = now
@@ -120,6 +123,7 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
         } else {
             latencies = nil
             delay = plan.delay
+            delayNanoseconds = plan.delayNanoseconds
             beganAt = began ?? 0
             timesLatency = false
             // The deadline's reading, if `begin` took one, is the first copy's start too.
@@ -437,7 +441,7 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
     /// stopped sooner tells nothing about how long its copy would have taken.
     private func record(_ kind: OutcomeKind, into latencies: Unmanaged<LatencyPercentile>, endedAt end: Int64) {
         let elapsed = end &- beganAt
-        guard kind == .fulfilled || elapsed >= delay.truncatedNanoseconds else { return }
+        guard kind == .fulfilled || elapsed >= delayNanoseconds else { return }
         latencies._withUnsafeGuaranteedRef { $0.record(nanoseconds: elapsed) }
     }
 

@@ -28,6 +28,8 @@ final class HedgingPlan: @unchecked Sendable {
     let copies: Int
     /// ``HedgingPolicy/delay`` brought into `0...DeadlineClock.longestWait`.
     let delay: Duration
+    /// `delay` in nanoseconds: what a call compares its latency with.
+    let delayNanoseconds: Int64
     /// `budget`'s note for the copies' bodies (see `RetryBudget+Nesting`).
     let budgetMark: UnsafeRawPointer?
     /// What retries draw on: the retry policy's budget, or the hedging policy's.
@@ -46,6 +48,7 @@ final class HedgingPlan: @unchecked Sendable {
         self.values = values
         copies = Swift.min(Swift.max(values.copies, 1), HedgingPolicy.maximumCopies)
         delay = Swift.min(Swift.max(values.delay, .zero), DeadlineClock.longestWait)
+        delayNanoseconds = delay.truncatedNanoseconds
         budgetMark = values.budget?.attemptMark
         retryBudget = values.retry?.budget ?? values.budget
         breaker = values.breaker.map { .passUnretained($0) }

@@ -129,8 +129,14 @@ public final class LatencyPercentile: @unchecked Sendable {
     /// The delay now: the percentile of the window's latencies within `floor...ceiling`, or the
     /// ceiling until `minimumSamples` are counted.
     public var delay: Duration {
+        .nanoseconds(delayNanoseconds)
+    }
+
+    /// ``delay`` in nanoseconds, as it is kept: what a hedged call compares its latency with,
+    /// without a conversion each way.
+    var delayNanoseconds: Int64 {
         // ACQUIRE, though nothing else is read with it: the delay is a value, not a handover.
-        .nanoseconds(Int64(petal_atomic_word_load(delayWord)))
+        Int64(petal_atomic_word_load(delayWord))
     }
 
     /// The latencies counted in the window now.
