@@ -162,9 +162,16 @@ final class DeadlineScheduler: @unchecked Sendable {
     /// it, when `instantsAreRealNanoseconds` found it so in this process; otherwise it is read
     /// again, as ``now``, which is at most the time this call took later.
     func instant(atNanoseconds nanoseconds: Int64) -> ContinuousClock.Instant {
-        guard !manual else { return manualOrigin.unsafelyUnwrapped.advanced(by: .nanoseconds(nanoseconds)) }
+        guard !manual else { return manualInstant(atNanoseconds: nanoseconds) }
         guard Self.instantsAreRealNanoseconds else { return .now }
         return unsafeBitCast(Duration.nanoseconds(nanoseconds), to: ContinuousClock.Instant.self)
+    }
+
+    /// ``instant(atNanoseconds:)`` of a manual scheduler. Apart, so that the real path does not
+    /// look up the metadata of an optional instant on its way in.
+    @inline(never)
+    private func manualInstant(atNanoseconds nanoseconds: Int64) -> ContinuousClock.Instant {
+        manualOrigin.unsafelyUnwrapped.advanced(by: .nanoseconds(nanoseconds))
     }
 
     /// Whether a `ContinuousClock.Instant` is stored as the `Duration` since the origin of the
