@@ -53,19 +53,26 @@ struct HedgingTests {
         #expect(copies.stops == [0])
     }
 
+    /// A hedged call under a deadline `deadline` from now, 5 ms between copies, whose first
+    /// copy's body takes `firstBody` of the clock: the call reads the time once as it begins
+    /// (for the deadline), and its first copy's delay counts from there, not from after the body.
+    private func hedgedUnderDeadline(
+        _ deadline: Duration, copies count: Int, firstBody: Duration, clock: DeadlineClock, copies: Copies
+    ) -> Future<Int> {
+        Deadline.withValue(Deadline(after: deadline, clock: clock)) {
+            Future.hedging(HedgingPolicy(copies: count, delay: .milliseconds(5)), clock: clock) {
+                defer { if copies.count == 1 { clock.advance(by: firstBody) } }
+                return copies.start()
+            }
+        }
+    }
+
     @Test("with a deadline, the second copy is due a delay after the call began, as the deadline's check read it")
     func secondCopyCountsFromTheCallsStart() {
         let clock = DeadlineClock.manual()
         let copies = Copies()
-        let deadline = Deadline(after: .milliseconds(20), clock: clock)
-        // The first copy's body takes 1 ms of the clock: the call read the time once as it began
-        // (for the deadline), and its first copy's delay counts from there, not from after it.
-        let future = Deadline.withValue(deadline) {
-            Future.hedging(HedgingPolicy(copies: 3, delay: .milliseconds(5)), clock: clock) {
-                defer { if copies.count == 1 { clock.advance(by: .milliseconds(1)) } }
-                return copies.start()
-            }
-        }
+        let future = hedgedUnderDeadline(
+            .milliseconds(20), copies: 3, firstBody: .milliseconds(1), clock: clock, copies: copies)
         #expect(copies.count == 1)
         clock.advance(by: .milliseconds(4) - .nanoseconds(1))
         #expect(copies.count == 1)
@@ -85,14 +92,9 @@ struct HedgingTests {
     func timedBeforeTheDeadlineFromTheCallsStart() {
         let clock = DeadlineClock.manual()
         let copies = Copies()
-        let deadline = Deadline(after: .milliseconds(6), clock: clock)
         // Due at 5 ms from the start, before the 6 ms deadline, although the body took 2 ms.
-        let future = Deadline.withValue(deadline) {
-            Future.hedging(HedgingPolicy(copies: 2, delay: .milliseconds(5)), clock: clock) {
-                defer { if copies.count == 1 { clock.advance(by: .milliseconds(2)) } }
-                return copies.start()
-            }
-        }
+        let future = hedgedUnderDeadline(
+            .milliseconds(6), copies: 2, firstBody: .milliseconds(2), clock: clock, copies: copies)
         #expect(clock.pendingDeadlineCount == 1)
         clock.advance(by: .milliseconds(3))
         #expect(copies.count == 2)
