@@ -111,25 +111,24 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
         let plan = policy.plan
         self.plan = plan
         let delay: Duration
+        // `begin` read the clock for a deadline or an adaptive delay (see
+        // `HedgingPolicy.timesCalls`); the latency starts from that reading.
+        let reading = began ?? (plan.adaptiveDelay != nil ? clock.nanosecondsNow : nil)
         if let adaptive = plan.adaptiveDelay {
             latencies = adaptive
             delayNanoseconds = adaptive._withUnsafeGuaranteedRef { $0.delayNanoseconds }
             delay = .nanoseconds(delayNanoseconds)
-            // `begin` read it (see `HedgingPolicy.timesCalls`).
-            let now = began ?? clock.nanosecondsNow
-            beganAt = now
-            timesLatency = LatencyPercentile.times(callBeganAt: now)
-            sharesReadings = plan.breaker?._withUnsafeGuaranteedRef { $0.clock.keepsTime(with: clock) } ?? false
+            timesLatency = LatencyPercentile.times(callBeganAt: reading.unsafelyUnwrapped)
         } else {
             latencies = nil
             delay = plan.delay
             delayNanoseconds = plan.delayNanoseconds
-            beganAt = began ?? 0
             timesLatency = false
-            // The deadline's reading, if `begin` took one, is the first copy's start too.
-            sharesReadings =
-                began != nil && (plan.breaker?._withUnsafeGuaranteedRef { $0.clock.keepsTime(with: clock) } ?? false)
         }
+        beganAt = reading ?? 0
+        // The reading is the first copy's start for the breaker too, when it keeps the same time.
+        sharesReadings =
+            reading != nil && (plan.breaker?._withUnsafeGuaranteedRef { $0.clock.keepsTime(with: clock) } ?? false)
         self.delay = delay
         // The first copy is sent within `begin` only on `.inline`: elsewhere it begins when the
         // context runs it, and its delay counts from then.
