@@ -14,7 +14,7 @@ extension DeadlineScheduler {
     ///
     /// - Returns: The timer's refusal, if it would not take the wake-up.
     func armTimer(for deadline: ContinuousClock.Instant) -> TimerUnavailableError? {
-        if let earliest = armed.last, earliest <= deadline { return nil }
+        if let earliest = locked.pointee.armed.last, earliest <= deadline { return nil }
         do throws(TimerUnavailableError) {
             // Weakly: the timer holds the wake-up until it runs, perhaps for ever (a loop that
             // shut down), and must not keep a clock nobody else holds, nor its heap, alive.
@@ -24,7 +24,7 @@ extension DeadlineScheduler {
         } catch {
             return error
         }
-        armed.append(deadline)
+        locked.pointee.armed.append(deadline)
         return nil
     }
 
@@ -38,15 +38,15 @@ extension DeadlineScheduler {
         var due: [(deadline: ContinuousClock.Instant, action: @Sendable () -> Void)] = []
         withLock {
             // Usually the last: a timer wakes its earliest first.
-            if let index = armed.lastIndex(of: instant) { armed.remove(at: index) }
+            if let index = locked.pointee.armed.lastIndex(of: instant) { locked.pointee.armed.remove(at: index) }
             let now = Swift.max(ContinuousClock.now, instant)
-            while let first = heap.first, first.deadline <= now {
+            while let first = locked.pointee.heap.first, first.deadline <= now {
                 due.append((first.deadline, first.action.take().unsafelyUnwrapped))
-                remove(at: 0)
+                locked.pointee.heap.remove(at: 0)
             }
             // A timer that refuses now (its loop shut down) leaves the rest pending: there is no
             // one left to run them, as `DeadlineClock.eventLoop(_:)` documents.
-            if let next = heap.first { _ = armTimer(for: next.deadline) }
+            if let next = locked.pointee.heap.first { _ = armTimer(for: next.deadline) }
         }
         for (deadline, action) in due {
             // As on Petal's timer thread: a late action (a loop held up by its other work) is

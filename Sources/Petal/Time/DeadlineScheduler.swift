@@ -26,8 +26,8 @@ import CPetal
 /// the ordering this type relies on.
 @usableFromInline
 final class DeadlineScheduler: @unchecked Sendable {
-    // @unchecked: `heap`, `nextSequence`, `threadStarted`, `stopping` and `armed` are only
-    // touched with `monitor` locked; `monitor` and `timer` never change.
+    // @unchecked: what `locked` points to is only touched with `monitor` locked; every stored
+    // property is a constant.
 
     /// The scheduler of every timeout in the process. It survives `fork()`: the child, which
     /// inherits the heap but not the timer thread, starts a thread of its own.
@@ -50,20 +50,39 @@ final class DeadlineScheduler: @unchecked Sendable {
     /// witnesses (callgrind: about 300 instructions on every timeout of Petal's own clock),
     /// where an optional reference is a word compared with zero.
     let timer: DeadlineTimerBox?
-    /// The instants `timer` was asked to wake this scheduler at and has not yet, latest first:
-    /// no wake-up is asked for an entry due at or after the last (the earliest), and when that
-    /// one comes, the one before it is the next.
-    var armed: [ContinuousClock.Instant] = []
-    /// Min-heap on (deadline, sequence): `heap[0]` is due first.
-    var heap: [DeadlineEntry] = []
-    private var nextSequence: UInt64 = 0
-    private var threadStarted = false
-    /// Set by ``stop()``: the timer thread exits instead of sleeping on.
-    private var stopping = false
-    /// A manual scheduler's time, moved only by ``advance(to:)``; `nil` for a scheduler on
-    /// `ContinuousClock`, whose thread keeps the deadlines.
+    /// Everything `monitor` guards, in one block of its own.
+    ///
+    /// Why a pointer and not stored variables: Swift checks every access to a class's stored
+    /// variable for exclusivity at run time (`swift_beginAccess`: a thread-local access set,
+    /// about 75 instructions a check). A hedged call schedules and takes out a timer, eight
+    /// checks: callgrind counted about 600 instructions a call, on every timeout, hedge and
+    /// retry. The lock already makes these accesses exclusive; through a pointer, nothing
+    /// checks them again.
+    let locked: UnsafeMutablePointer<Locked>
+
+    /// What the lock guards (see `locked`).
+    struct Locked {
+        /// The pending deadlines, earliest first.
+        var heap = DeadlineHeap()
+        /// The instants `timer` was asked to wake this scheduler at and has not yet, latest
+        /// first: no wake-up is asked for an entry due at or after the last (the earliest), and
+        /// when that one comes, the one before it is the next.
+        var armed: [ContinuousClock.Instant] = []
+        var threadStarted = false
+        /// Set by ``DeadlineScheduler/stop()``: the timer thread exits instead of sleeping on.
+        var stopping = false
+        /// A manual scheduler's time, moved only by ``DeadlineScheduler/advance(to:)``; `nil`
+        /// for a scheduler on `ContinuousClock`, whose thread keeps the deadlines.
+        var manualNow: ContinuousClock.Instant?
+    }
+
+    /// A manual scheduler's time (lock held), published to ``nanosecondsNow`` as it is set.
     private var manualNow: ContinuousClock.Instant? {
-        didSet { publishManualNanoseconds() }
+        get { locked.pointee.manualNow }
+        set {
+            locked.pointee.manualNow = newValue
+            publishManualNanoseconds()
+        }
     }
     /// Where a manual scheduler's ``nanosecondsNow`` counts from: its first time.
     private let manualOrigin: ContinuousClock.Instant?
@@ -86,6 +105,7 @@ final class DeadlineScheduler: @unchecked Sendable {
 
     init(startThread: @escaping (@escaping @Sendable () -> Void) -> Int32 = startDetachedThread) {
         self.startThread = startThread
+        locked = Self.makeLocked(manualNow: nil)
         timer = nil
         manualOrigin = nil
         manualNanoseconds = nil
@@ -96,32 +116,42 @@ final class DeadlineScheduler: @unchecked Sendable {
     /// thread that calls ``advance(to:)``.
     init(manualStartingAt start: ContinuousClock.Instant) {
         self.startThread = { _ in preconditionFailure("Petal: a manual clock has no timer thread") }
+        locked = Self.makeLocked(manualNow: start)
         timer = nil
         manualOrigin = start
         manualNanoseconds = .allocate(capacity: 1)
         manualNanoseconds.unsafelyUnwrapped.initialize(to: petal_atomic_word(value: 0))
         manual = true
-        self.manualNow = start
+        publishManualNanoseconds()
     }
 
     /// A scheduler on real time whose heap `timer` wakes: no thread; the timer is asked for a
     /// wake-up only when the earliest deadline comes earlier than the one it was last asked for.
     init(timer: any DeadlineTimer) {
         self.startThread = { _ in preconditionFailure("Petal: a clock on a timer of its own has no timer thread") }
+        locked = Self.makeLocked(manualNow: nil)
         self.timer = DeadlineTimerBox(timer)
         manualOrigin = nil
         manualNanoseconds = nil
         manual = false
     }
 
+    private static func makeLocked(manualNow: ContinuousClock.Instant?) -> UnsafeMutablePointer<Locked> {
+        let locked = UnsafeMutablePointer<Locked>.allocate(capacity: 1)
+        locked.initialize(to: Locked(manualNow: manualNow))
+        return locked
+    }
+
     deinit {
+        locked.deinitialize(count: 1)
+        locked.deallocate()
         manualNanoseconds?.deinitialize(count: 1)
         manualNanoseconds?.deallocate()
     }
 
     /// Copies `manualNow` into `manualNanoseconds`; called under the lock.
     private func publishManualNanoseconds() {
-        guard let manualNanoseconds, let manualOrigin, let manualNow else { return }
+        guard let manualNanoseconds, let manualOrigin, let manualNow = locked.pointee.manualNow else { return }
         let nanoseconds = petal_word(UInt64(bitPattern: manualOrigin.duration(to: manualNow).truncatedNanoseconds))
         // RELEASE: a store; the only writer holds the lock.
         petal_atomic_word_store(manualNanoseconds, nanoseconds)
@@ -204,7 +234,7 @@ final class DeadlineScheduler: @unchecked Sendable {
 
     /// How many entries wait for their deadline.
     var pendingCount: Int {
-        withLock { heap.count }
+        withLock { locked.pointee.heap.count }
     }
 
     /// Adds `entry`; its action runs on the timer thread once its deadline has passed, unless
@@ -216,26 +246,22 @@ final class DeadlineScheduler: @unchecked Sendable {
     func schedule(_ entry: DeadlineEntry) throws(TimerUnavailableError) {
         let failure: TimerUnavailableError? = withLock {
             precondition(entry.heapIndex == DeadlineEntry.notScheduled, "Petal: a deadline was scheduled twice")
-            precondition(!stopping, "Petal: a deadline was scheduled on a stopped scheduler")
-            entry.sequence = nextSequence
-            nextSequence &+= 1
-            entry.heapIndex = heap.count
-            heap.append(entry)
-            siftUp(entry.heapIndex)
+            precondition(!locked.pointee.stopping, "Petal: a deadline was scheduled on a stopped scheduler")
+            locked.pointee.heap.insert(entry)
             // A manual clock's deadlines wait for `advance(to:)`.
-            if manualNow != nil { return nil }
+            if manual { return nil }
             if timer != nil {
                 guard let refusal = armTimer(for: entry.deadline) else { return nil }
-                remove(at: entry.heapIndex)
+                locked.pointee.heap.remove(at: entry.heapIndex)
                 return refusal
             }
-            if !threadStarted {
+            if !locked.pointee.threadStarted {
                 let status = startTimerThread()
                 guard status == 0 else {
-                    remove(at: entry.heapIndex)
+                    locked.pointee.heap.remove(at: entry.heapIndex)
                     return TimerUnavailableError(code: status)
                 }
-                threadStarted = true
+                locked.pointee.threadStarted = true
             } else if entry.heapIndex == 0 {
                 // The timer thread sleeps until a later deadline (or for ever): wake it to re-arm.
                 monitor.signal()
@@ -254,8 +280,8 @@ final class DeadlineScheduler: @unchecked Sendable {
     func cancel(_ entry: DeadlineEntry) -> Bool {
         withLock {
             guard entry.heapIndex != DeadlineEntry.notScheduled else { return false }
-            assert(heap[entry.heapIndex] === entry, "Petal: a deadline entry lost track of its heap index")
-            remove(at: entry.heapIndex)
+            assert(locked.pointee.heap.holds(entry), "Petal: a deadline entry lost track of its heap index")
+            locked.pointee.heap.remove(at: entry.heapIndex)
             // No signal: if this was the earliest, the timer thread (or the caller's timer) wakes
             // for it, finds nothing due, and sleeps again until the new earliest.
             return true
@@ -270,13 +296,13 @@ final class DeadlineScheduler: @unchecked Sendable {
         while true {
             let due: (@Sendable () -> Void)? = withLock {
                 guard let now = manualNow else { preconditionFailure("Petal: only a manual clock can be advanced") }
-                guard let first = heap.first, first.deadline <= target else {
+                guard let first = locked.pointee.heap.first, first.deadline <= target else {
                     manualNow = Swift.max(now, target)
                     return nil
                 }
                 manualNow = Swift.max(now, first.deadline)
                 let action = first.action.take()
-                remove(at: 0)
+                locked.pointee.heap.remove(at: 0)
                 return action
             }
             // Outside the lock, as on the timer thread: actions resolve futures whose callbacks
@@ -296,8 +322,8 @@ final class DeadlineScheduler: @unchecked Sendable {
     /// so the next schedule starts one, and one starts now if deadlines are pending (a start
     /// that fails is retried by the next schedule).
     func restartInChildAfterFork() {
-        threadStarted = false
-        if !heap.isEmpty, startTimerThread() == 0 { threadStarted = true }
+        locked.pointee.threadStarted = false
+        if locked.pointee.heap.count > 0, startTimerThread() == 0 { locked.pointee.threadStarted = true }
         monitor.unlock()
     }
 
@@ -305,7 +331,7 @@ final class DeadlineScheduler: @unchecked Sendable {
     /// nothing may be scheduled afterwards. Never called on ``shared``.
     func stop() {
         withLock {
-            stopping = true
+            locked.pointee.stopping = true
             monitor.broadcast()  // every timer thread (a simulated fork leaves two)
         }
     }
@@ -323,8 +349,8 @@ final class DeadlineScheduler: @unchecked Sendable {
         nameCurrentThread("petal-timer")
         var due: [(deadline: ContinuousClock.Instant, action: @Sendable () -> Void)] = []
         monitor.lock()
-        while !stopping {
-            guard let earliest = heap.first else {
+        while !locked.pointee.stopping {
+            guard let earliest = locked.pointee.heap.first else {
                 monitor.wait()
                 continue
             }
@@ -334,9 +360,9 @@ final class DeadlineScheduler: @unchecked Sendable {
                 monitor.wait(for: min(now.duration(to: earliest.deadline), Self.longestSleep))
                 continue
             }
-            while let first = heap.first, first.deadline <= now {
+            while let first = locked.pointee.heap.first, first.deadline <= now {
                 due.append((first.deadline, first.action.take().unsafelyUnwrapped))
-                remove(at: 0)
+                locked.pointee.heap.remove(at: 0)
             }
             // Outside the lock: actions resolve futures, whose inline callbacks may schedule or
             // cancel other timeouts.
@@ -351,59 +377,5 @@ final class DeadlineScheduler: @unchecked Sendable {
             monitor.lock()
         }
         monitor.unlock()
-    }
-
-    // MARK: The heap (mutex held)
-
-    private func precedes(_ first: DeadlineEntry, _ second: DeadlineEntry) -> Bool {
-        first.deadline < second.deadline || (first.deadline == second.deadline && first.sequence < second.sequence)
-    }
-
-    /// Takes the entry at `index` out of the heap and drops its action.
-    func remove(at index: Int) {
-        let removed = heap[index]
-        let last = heap.removeLast()
-        if index < heap.count {
-            heap[index] = last
-            last.heapIndex = index
-            if index > 0, precedes(last, heap[(index - 1) / 2]) {
-                siftUp(index)
-            } else {
-                siftDown(index)
-            }
-        }
-        removed.heapIndex = DeadlineEntry.notScheduled
-        removed.action = nil
-    }
-
-    private func siftUp(_ index: Int) {
-        let entry = heap[index]
-        var child = index
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard precedes(entry, heap[parent]) else { break }
-            heap[child] = heap[parent]
-            heap[child].heapIndex = child
-            child = parent
-        }
-        heap[child] = entry
-        entry.heapIndex = child
-    }
-
-    private func siftDown(_ index: Int) {
-        let entry = heap[index]
-        var parent = index
-        while true {
-            let left = 2 * parent + 1
-            guard left < heap.count else { break }
-            let right = left + 1
-            let earlier = right < heap.count && precedes(heap[right], heap[left]) ? right : left
-            guard precedes(heap[earlier], entry) else { break }
-            heap[parent] = heap[earlier]
-            heap[parent].heapIndex = parent
-            parent = earlier
-        }
-        heap[parent] = entry
-        entry.heapIndex = parent
     }
 }
