@@ -227,10 +227,15 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
             if let linked {
                 if firstLinked == nil {
                     firstLinked = linked
-                } else if laterLinked == nil {
-                    laterLinked = [linked]
                 } else {
-                    laterLinked?.append(linked)
+                    // Moved out, appended to and put back, not appended to in place: an access
+                    // to a stored variable that spans a call the compiler cannot see into (the
+                    // unspecialised append) makes Swift check every access to that variable for
+                    // exclusivity at run time, the one in `conclude` on every call included
+                    // (about 75 instructions).
+                    var later = laterLinked.take() ?? []
+                    later.append(linked)
+                    laterLinked = later
                 }
             }
             starting -= 1
