@@ -17,6 +17,7 @@
 /// linked copy and votes on each; if bodies are still starting, the last of them to return
 /// votes on its copy and then resolves the result. So no copy that began is asked after the
 /// result resolves, and nobody waits for a body.
+@usableFromInline
 final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked Sendable {
     // @unchecked: `result` is resolved once, by whoever takes the end (`conclude` or the last
     // `leave`); the variables only under this object's stripe of `StripedLock`; everything
@@ -137,6 +138,15 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
         self.clock = clock
         self.deadline = deadline
         self.body = body
+    }
+
+    /// `Future.hedging`'s call, into `result` (see `AttemptLoop.begin`).
+    @usableFromInline
+    static func call(
+        _ policy: HedgingPolicy, on context: Context, clock: DeadlineClock, into result: FutureStorage<Value>,
+        _ body: @escaping @Sendable () throws -> Future<Value>
+    ) -> Future<Value> {
+        begin(policy, on: context, clock: clock, into: result, body)
     }
 
     func cancel(with error: any Error) {

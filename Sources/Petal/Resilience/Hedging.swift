@@ -73,10 +73,12 @@ extension Future {
     ///   - context: Where `body` runs.
     ///   - clock: The clock that keeps the delays.
     ///   - body: Starts one copy of the call and returns its future.
+    @inlinable
     public static func hedging<Context: ExecutionContext>(
         _ policy: HedgingPolicy, on context: Context = .inline, clock: DeadlineClock = .continuous,
         _ body: @escaping @Sendable () throws -> Future<Value>
     ) -> Future<Value> {
-        HedgeLoop<Value, Context>.begin(policy, on: context, clock: clock, body)
+        // Inlined, so that the caller's types name the loop and the result (see `begin`).
+        HedgeLoop<Value, Context>.call(policy, on: context, clock: clock, into: .makePending(), body)
     }
 }

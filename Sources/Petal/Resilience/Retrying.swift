@@ -61,11 +61,13 @@ extension Future {
     ///   - context: Where `body` runs.
     ///   - clock: The clock that keeps the waits between attempts.
     ///   - body: Starts one attempt and returns its future.
+    @inlinable
     public static func retrying<Context: ExecutionContext>(
         _ policy: RetryPolicy, on context: Context = .inline, clock: DeadlineClock = .continuous,
         _ body: @escaping @Sendable () throws -> Future<Value>
     ) -> Future<Value> {
-        RetryLoop<Value, Context>.begin(policy, on: context, clock: clock, body)
+        // Inlined, so that the caller's types name the loop and the result (see `begin`).
+        RetryLoop<Value, Context>.call(policy, on: context, clock: clock, into: .makePending(), body)
     }
 
     /// Runs `body` up to `attempts` times while its future is rejected, waiting `delay` between
@@ -96,6 +98,7 @@ extension Future {
 ///
 /// Why it exists: attempts start from callbacks on other threads and from the shared timer, and
 /// a cancellation request must reach whichever attempt is current.
+@usableFromInline
 final class RetryLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked Sendable {
     // @unchecked: `result` is resolved only through its claim; `current`, `wait` and `stopped`
     // only under this object's stripe of `StripedLock` (no lock of its own: a retry between
@@ -133,6 +136,15 @@ final class RetryLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
         self.clock = clock
         self.deadline = deadline
         self.body = body
+    }
+
+    /// `Future.retrying`'s call, into `result` (see `AttemptLoop.begin`).
+    @usableFromInline
+    static func call(
+        _ policy: RetryPolicy, on context: Context, clock: DeadlineClock, into result: FutureStorage<Value>,
+        _ body: @escaping @Sendable () throws -> Future<Value>
+    ) -> Future<Value> {
+        begin(policy, on: context, clock: clock, into: result, body)
     }
 
     func cancel(with error: any Error) {
