@@ -43,6 +43,47 @@ extension FutureStorage {
         }
     }
 
+    /// Resolves `result` as `source` published its outcome with `kind` or, without a `source`,
+    /// with `kind` and `error`, unless it is resolved already: how a retrying or hedged call
+    /// ends. A function of its own, so that the caller of `Future.hedging` and
+    /// `Future.retrying`, whose code is specialised for `Value`, hands the loop (which is not) a
+    /// closure over it: run from the loop itself, the result's waiters would look the metadata
+    /// of `Outcome<Value>` and of a chain step's payload up at run time, about 330 instructions
+    /// each, on every call (see `AttemptLoop.begin`).
+    @inlinable
+    static func settle(
+        _ result: FutureStorage<Value>, copying source: FutureStorage<Value>?, kind: OutcomeKind,
+        error: (any Error)?
+    ) {
+        if let source {
+            result.resolve(copying: source, kind: kind)
+        } else {
+            result.fail(kind, error: error)
+        }
+    }
+
+    /// ``settle(_:copying:kind:error:)`` as a closure.
+    @usableFromInline
+    typealias Settle = @Sendable (FutureStorage<Value>, FutureStorage<Value>?, OutcomeKind, (any Error)?) -> Void
+
+    /// Subscribes `receive` to `storage` as a chain step does (handed the storage and its
+    /// outcome's kind): for a loop, from its caller's specialised code, as `settle` is. Made
+    /// in the loop, unspecialised, the step's payload and an optional of it were looked up at
+    /// run time on every subscription (callgrind: about 650 instructions a hedged call).
+    @inlinable
+    static func subscribeStep(
+        _ storage: FutureStorage<Value>, _ receive: consuming @escaping (FutureStorage<Value>, OutcomeKind) -> Void
+    ) {
+        storage.subscribe(.step(consume receive))
+    }
+
+    /// ``subscribeStep(_:_:)`` as a closure.
+    @usableFromInline
+    typealias SubscribeStep =
+        @Sendable (
+            FutureStorage<Value>, consuming @escaping (FutureStorage<Value>, OutcomeKind) -> Void
+        ) -> Void
+
     /// Cancels because `upstream` failed (rejected or cancelled): the one failure rule, which
     /// carries the upstream's error, or its indirect error, down as this future's indirect error.
     /// The upstream's failure is observed (it goes on here), and this future's failure names the

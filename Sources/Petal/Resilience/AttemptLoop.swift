@@ -66,8 +66,9 @@ protocol AttemptLoop<Value>: AnyObject, Sendable {
     /// `began` is the clock's reading (`DeadlineClock.nanosecondsNow`) as the call began, if
     /// `begin` took one: for the deadline, or because the policy ``AttemptPolicy/timesCalls``.
     init(
-        result: FutureStorage<Value>, policy: borrowing Policy, context: Context, clock: DeadlineClock,
-        deadline: HeldDeadline?, began: Int64?,
+        result: FutureStorage<Value>, settle: @escaping FutureStorage<Value>.Settle,
+        subscribeStep: @escaping FutureStorage<Value>.SubscribeStep, policy: borrowing Policy, context: Context,
+        clock: DeadlineClock, deadline: HeldDeadline?, began: Int64?,
         body: @escaping @Sendable () throws -> Future<Value>)
 
     /// Where attempts run.
@@ -100,14 +101,17 @@ extension AttemptLoop {
     /// in the budget (unless it begins inside an attempt of a loop on the same budget: see
     /// `RetryBudget+Nesting`), and its first attempt run.
     ///
-    /// `result` is the call's future, made by the caller: its public entry point is inlinable,
-    /// so that the caller's specialised code makes it, and names `Self` in calling this, from
-    /// a cache of its own; here, unspecialised, each of the two types would be looked up at run
-    /// time on every call (callgrind: about 330 instructions a type). A call refused by the
-    /// deadline drops `result` unresolved, which frees it.
+    /// `result` is the call's future, `settle` how the loop resolves it and `subscribeStep` how
+    /// it watches its attempts, all made by the caller: its public entry point is inlinable, so that the caller's specialised code makes
+    /// them, and names `Self` in calling this, from caches of its own. Here, unspecialised, the
+    /// loop's and the result's types would be looked up at run time on every call, and the
+    /// result's waiters would run through look-ups of their own (callgrind: about 330
+    /// instructions each). A call refused by the deadline drops `result` unresolved, which
+    /// frees it.
     @inline(__always)
     static func begin(
-        _ policy: Policy, on context: Context, clock: DeadlineClock, into result: FutureStorage<Value>,
+        _ policy: Policy, on context: Context, clock: DeadlineClock, into result: consuming FutureStorage<Value>,
+        settle: @escaping FutureStorage<Value>.Settle, subscribeStep: @escaping FutureStorage<Value>.SubscribeStep,
         _ body: @escaping @Sendable () throws -> Future<Value>
     ) -> Future<Value> {
         let deadline = Deadline.inUse ? Deadline.held(on: clock) : nil
@@ -124,8 +128,8 @@ extension AttemptLoop {
         // reabstraction thunks (128 bytes) even with no carrier.
         let body = CallbackContext.isEnabled ? CallbackContext.carrying(body) : body
         let loop = Self(
-            result: result, policy: policy, context: context, clock: clock, deadline: deadline, began: began, body: body
-        )
+            result: copy result, settle: settle, subscribeStep: subscribeStep, policy: policy, context: context,
+            clock: clock, deadline: deadline, began: began, body: body)
         result.markPropagating()
         // The answer to a request: the loop asks its attempts itself, then cancels the result.
         // Votes registered as actions of the result would run after this one, once the result

@@ -36,7 +36,7 @@ extension HedgeLoop {
         }
         guard finishStarting(copy.storage) else { return }
         if number == 1 {
-            copy.storage.subscribe(.step { copy, kind in self.decideCounted(copy, kind) })
+            subscribeStep(copy.storage) { copy, kind in self.decideCounted(copy, kind) }
         } else {
             watch(copy.storage, countedBy: breaker, ticket: ticket, since: start)
         }
@@ -112,11 +112,10 @@ extension HedgeLoop {
         _ copy: FutureStorage<Value>, countedBy breaker: CircuitBreaker, ticket: CircuitBreaker.Ticket,
         since start: Int64
     ) {
-        copy.subscribe(
-            .step { copy, kind in
-                let error = kind == .rejected ? copy.observedError : nil
-                breaker.finish(ticket, kind: kind, error: error, since: start)
-                self.decide(copy, kind, error: error)
-            })
+        subscribeStep(copy) { copy, kind in
+            let error = kind == .rejected ? copy.observedError : nil
+            breaker.finish(ticket, kind: kind, error: error, since: start)
+            self.decide(copy, kind, error: error)
+        }
     }
 }

@@ -23,6 +23,10 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
     // `leave`); the variables only under this object's stripe of `StripedLock`; everything
     // else is immutable.
     private let result: FutureStorage<Value>
+    /// How `result` is resolved (see `AttemptLoop.begin`).
+    private let settle: FutureStorage<Value>.Settle
+    /// How an attempt is watched (see `AttemptLoop.begin`).
+    let subscribeStep: FutureStorage<Value>.SubscribeStep
     /// The policy's values and what follows from them (see `HedgingPlan`).
     let plan: HedgingPlan
     /// The wait before each next copy: the policy's, or its adaptive delay's as this call began.
@@ -105,10 +109,14 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
     }
 
     init(
-        result: FutureStorage<Value>, policy: borrowing HedgingPolicy, context: Context, clock: DeadlineClock,
-        deadline: HeldDeadline?, began: Int64?, body: @escaping @Sendable () throws -> Future<Value>
+        result: FutureStorage<Value>, settle: @escaping FutureStorage<Value>.Settle,
+        subscribeStep: @escaping FutureStorage<Value>.SubscribeStep, policy: borrowing HedgingPolicy, context: Context,
+        clock: DeadlineClock, deadline: HeldDeadline?, began: Int64?,
+        body: @escaping @Sendable () throws -> Future<Value>
     ) {
         self.result = result
+        self.settle = settle
+        self.subscribeStep = subscribeStep
         let plan = policy.plan
         self.plan = plan
         let delay: Duration
@@ -143,10 +151,11 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
     /// `Future.hedging`'s call, into `result` (see `AttemptLoop.begin`).
     @usableFromInline
     static func call(
-        _ policy: HedgingPolicy, on context: Context, clock: DeadlineClock, into result: FutureStorage<Value>,
+        _ policy: HedgingPolicy, on context: Context, clock: DeadlineClock, into result: consuming FutureStorage<Value>,
+        settle: @escaping FutureStorage<Value>.Settle, subscribeStep: @escaping FutureStorage<Value>.SubscribeStep,
         _ body: @escaping @Sendable () throws -> Future<Value>
     ) -> Future<Value> {
-        begin(policy, on: context, clock: clock, into: result, body)
+        begin(policy, on: context, clock: clock, into: result, settle: settle, subscribeStep: subscribeStep, body)
     }
 
     func cancel(with error: any Error) {
@@ -204,7 +213,7 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
     /// failure to hedge or retry. A step, handed the copy and its kind: no `Outcome` is built
     /// (unspecialised here, each would look its metadata up at run time).
     func watch(_ copy: FutureStorage<Value>) {
-        copy.subscribe(.step { copy, kind in self.decide(copy, kind, error: nil) })
+        subscribeStep(copy) { copy, kind in self.decide(copy, kind, error: nil) }
     }
 
     /// A copy resolved: fulfilled or cancelled, it decides the call; rejected (with `error`,
@@ -368,11 +377,7 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
     /// Resolves the result: once, by the thread that ended the call or the last body to return
     /// after it.
     private func resolve(_ kind: OutcomeKind, copying source: FutureStorage<Value>?, error: (any Error)?) {
-        if let source {
-            result.resolve(copying: source, kind: kind)
-        } else {
-            result.fail(kind, error: error)
-        }
+        settle(result, source, kind, error)
     }
 
     /// A request reached the result: the call is cancelled, after every pending copy is asked

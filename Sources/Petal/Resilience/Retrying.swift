@@ -67,7 +67,10 @@ extension Future {
         _ body: @escaping @Sendable () throws -> Future<Value>
     ) -> Future<Value> {
         // Inlined, so that the caller's types name the loop and the result (see `begin`).
-        RetryLoop<Value, Context>.call(policy, on: context, clock: clock, into: .makePending(), body)
+        RetryLoop<Value, Context>.call(
+            policy, on: context, clock: clock, into: .makePending(),
+            settle: { FutureStorage.settle($0, copying: $1, kind: $2, error: $3) },
+            subscribeStep: { FutureStorage.subscribeStep($0, $1) }, body)
     }
 
     /// Runs `body` up to `attempts` times while its future is rejected, waiting `delay` between
@@ -127,10 +130,15 @@ final class RetryLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
     }
 
     init(
-        result: FutureStorage<Value>, policy: borrowing RetryPolicy, context: Context, clock: DeadlineClock,
-        deadline: HeldDeadline?, began: Int64?, body: @escaping @Sendable () throws -> Future<Value>
+        result: FutureStorage<Value>, settle: @escaping FutureStorage<Value>.Settle,
+        subscribeStep: @escaping FutureStorage<Value>.SubscribeStep, policy: borrowing RetryPolicy, context: Context,
+        clock: DeadlineClock, deadline: HeldDeadline?, began: Int64?,
+        body: @escaping @Sendable () throws -> Future<Value>
     ) {
         self.result = result
+        // `settle` and `subscribeStep` are not kept: a retry waiting between attempts holds as
+        // little as it can (see `retrying`'s memory note), and the two closures were 32 bytes
+        // more. A retry resolves its result and watches its attempts unspecialised.
         self.policy = copy policy
         self.context = context
         self.clock = clock
@@ -141,10 +149,11 @@ final class RetryLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
     /// `Future.retrying`'s call, into `result` (see `AttemptLoop.begin`).
     @usableFromInline
     static func call(
-        _ policy: RetryPolicy, on context: Context, clock: DeadlineClock, into result: FutureStorage<Value>,
+        _ policy: RetryPolicy, on context: Context, clock: DeadlineClock, into result: consuming FutureStorage<Value>,
+        settle: @escaping FutureStorage<Value>.Settle, subscribeStep: @escaping FutureStorage<Value>.SubscribeStep,
         _ body: @escaping @Sendable () throws -> Future<Value>
     ) -> Future<Value> {
-        begin(policy, on: context, clock: clock, into: result, body)
+        begin(policy, on: context, clock: clock, into: result, settle: settle, subscribeStep: subscribeStep, body)
     }
 
     func cancel(with error: any Error) {
@@ -180,23 +189,23 @@ final class RetryLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
             return stopped
         }
         if stoppedMeanwhile { attempt.requestCancellation() }
-        let source = UncheckedSendableBox(attempt.storage)
+        // A step, handed the attempt and its kind: no `Outcome` is built here.
         attempt.storage.subscribe(
-            .resolved { outcome in
+            .step { attempt, kind in
                 self.withLock { self.current = nil }
-                switch outcome {
-                case .fulfilled, .cancelled:
-                    self.result.resolve(copying: source.value, kind: outcome.kind)
-                case .rejected(let error):
-                    // Stopped: the request cancels the result (`stop()`), as documented, even
-                    // when it came while this attempt was failing.
-                    if self.withLock({ self.stopped }) { return }
-                    let last = number >= max(1, self.policy.attempts) || !self.policy.isRetryable(error)
-                    if last {
-                        self.result.fail(.rejected, error: error)
-                    } else {
-                        self.scheduleAttempt(number + 1, after: error)
-                    }
+                guard kind == .rejected else {
+                    self.result.resolve(copying: attempt, kind: kind)
+                    return
+                }
+                let error = attempt.observedError ?? FutureCancelledError(indirectError: nil)
+                // Stopped: the request cancels the result (`stop()`), as documented, even when it
+                // came while this attempt was failing.
+                if self.withLock({ self.stopped }) { return }
+                let last = number >= max(1, self.policy.attempts) || !self.policy.isRetryable(error)
+                if last {
+                    self.result.fail(.rejected, error: error)
+                } else {
+                    self.scheduleAttempt(number + 1, after: error)
                 }
             })
     }
@@ -207,11 +216,11 @@ final class RetryLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
         let delay = policy.delay(beforeAttempt: number, random: Double.random(in: 0..<1))
         // The deadline first: a retry that could not start in time takes no token.
         if let deadline, deadline.isPassed(after: delay) {
-            _ = result.fail(.rejected, error: error)
+            result.fail(.rejected, error: error)
             return
         }
         guard policy.budget?.withdraw() ?? true else {
-            _ = result.fail(.rejected, error: error)
+            result.fail(.rejected, error: error)
             return
         }
         guard delay > .zero else { return execute(number) }
