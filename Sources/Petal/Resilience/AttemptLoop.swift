@@ -102,12 +102,12 @@ extension AttemptLoop {
     /// `RetryBudget+Nesting`), and its first attempt run.
     ///
     /// `result` is the call's future, `settle` how the loop resolves it and `subscribeStep` how
-    /// it watches its attempts, all made by the caller: its public entry point is inlinable, so that the caller's specialised code makes
-    /// them, and names `Self` in calling this, from caches of its own. Here, unspecialised, the
-    /// loop's and the result's types would be looked up at run time on every call, and the
-    /// result's waiters would run through look-ups of their own (callgrind: about 330
-    /// instructions each). A call refused by the deadline drops `result` unresolved, which
-    /// frees it.
+    /// it watches its attempts (a loop may keep them or not), all made by the caller: its public
+    /// entry point is inlinable, so that the caller's specialised code makes them, and names
+    /// `Self` in calling this, from caches of its own. Here, unspecialised, the loop's and the
+    /// result's types would be looked up at run time on every call, and the result's waiters
+    /// would run through look-ups of their own (callgrind: about 330 instructions each). A call
+    /// refused by the deadline drops `result` unresolved, which frees it.
     @inline(__always)
     static func begin(
         _ policy: Policy, on context: Context, clock: DeadlineClock, into result: consuming FutureStorage<Value>,
