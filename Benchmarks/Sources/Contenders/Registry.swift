@@ -25,9 +25,20 @@ public struct Profile: Sendable {
     }
 
     /// The grid of the targets: T = 1, 2, 4, short runs; for CI and the README's run command.
-    public static let quick = Profile(
-        name: "quick", threadCounts: [1, 2, 4], workloads: Workload.allCases, duration: .milliseconds(120),
-        repetitions: 3)
+    /// `PETAL_BENCH_PASSES` sets the passes (CI's checked contenders run five, see `Scripts/run`).
+    public static var quick: Profile {
+        Profile(
+            name: "quick", threadCounts: [1, 2, 4], workloads: Workload.allCases, duration: .milliseconds(120),
+            repetitions: passes(default: 3))
+    }
+
+    /// The passes `PETAL_BENCH_PASSES` asks for (1 to 15), or `fallback`.
+    static func passes(default fallback: Int) -> Int {
+        guard let text = ProcessInfo.processInfo.environment["PETAL_BENCH_PASSES"], let passes = Int(text),
+            (1...15).contains(passes)
+        else { return fallback }
+        return passes
+    }
 
     /// A few rounds of every cell at T = 1, one pass: to check that a benchmark runs and checks
     /// itself (with `--filter`, one new benchmark), never to measure.
