@@ -1,22 +1,18 @@
 import Foundation
 import Synchronization
 
-/// Runs `body(index)` on `count` fresh threads that start together, and returns once all have
+/// Runs `body(index)` on `count` threads that start together, and returns once all have
 /// finished. The start barrier spins (no sleeps) so the threads overlap as much as they can.
+///
+/// The threads are `ParkedThreads`', kept from call to call: a fresh thread per call made the
+/// sanitizer runs spend most of their time in the kernel (ThreadSanitizer maps and unmaps each
+/// thread's state, and every unmapping flushes both cores' TLBs).
 func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-    let finished = DispatchGroup()
     let barrier = Barrier(parties: count)
-    for index in 0..<count {
-        finished.enter()
-        let thread = Thread {
-            barrier.arriveAndWait()
-            body(index)
-            finished.leave()
-        }
-        thread.stackSize = 1 << 20
-        thread.start()
+    ParkedThreads.shared.run(count) { index in
+        barrier.arriveAndWait()
+        body(index)
     }
-    finished.wait()
 }
 
 /// A spinning start barrier for `parties` threads.
