@@ -62,12 +62,14 @@ protocol AttemptLoop<Value>: AnyObject, Sendable {
     associatedtype Value
     associatedtype Context: ExecutionContext
     associatedtype Policy: AttemptPolicy
+    /// What the loop takes from its caller's specialised code to resolve its result and watch
+    /// its attempts: a hedged call's `ResultHooks`; nothing for a retry.
+    associatedtype Hooks
 
     /// `began` is the clock's reading (`DeadlineClock.nanosecondsNow`) as the call began, if
     /// `begin` took one: for the deadline, or because the policy ``AttemptPolicy/timesCalls``.
     init(
-        result: FutureStorage<Value>, settle: @escaping FutureStorage<Value>.Settle,
-        subscribeStep: @escaping FutureStorage<Value>.SubscribeStep, policy: borrowing Policy, context: Context,
+        result: FutureStorage<Value>, hooks: Hooks, policy: borrowing Policy, context: Context,
         clock: DeadlineClock, deadline: HeldDeadline?, began: Int64?,
         body: @escaping @Sendable () throws -> Future<Value>)
 
@@ -101,8 +103,8 @@ extension AttemptLoop {
     /// in the budget (unless it begins inside an attempt of a loop on the same budget: see
     /// `RetryBudget+Nesting`), and its first attempt run.
     ///
-    /// `result` is the call's future, `settle` how the loop resolves it and `subscribeStep` how
-    /// it watches its attempts (a loop may keep them or not), all made by the caller: its public
+    /// `result` is the call's future and `hooks` what the loop resolves it and watches its
+    /// attempts with (see `ResultHooks`), both made by the caller: its public
     /// entry point is inlinable, so that the caller's specialised code makes them, and names
     /// `Self` in calling this, from caches of its own. Here, unspecialised, the loop's and the
     /// result's types would be looked up at run time on every call, and the result's waiters
@@ -111,8 +113,7 @@ extension AttemptLoop {
     @inline(__always)
     static func begin(
         _ policy: Policy, on context: Context, clock: DeadlineClock, into result: consuming FutureStorage<Value>,
-        settle: @escaping FutureStorage<Value>.Settle, subscribeStep: @escaping FutureStorage<Value>.SubscribeStep,
-        _ body: @escaping @Sendable () throws -> Future<Value>
+        hooks: Hooks, _ body: @escaping @Sendable () throws -> Future<Value>
     ) -> Future<Value> {
         let deadline = Deadline.inUse ? Deadline.held(on: clock) : nil
         // One reading of the clock for the deadline's check and whatever else the call times
@@ -128,7 +129,7 @@ extension AttemptLoop {
         // reabstraction thunks (128 bytes) even with no carrier.
         let body = CallbackContext.isEnabled ? CallbackContext.carrying(body) : body
         let loop = Self(
-            result: copy result, settle: settle, subscribeStep: subscribeStep, policy: policy, context: context,
+            result: copy result, hooks: hooks, policy: policy, context: context,
             clock: clock, deadline: deadline, began: began, body: body)
         result.markPropagating()
         // The answer to a request: the loop asks its attempts itself, then cancels the result.

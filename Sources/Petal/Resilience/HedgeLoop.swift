@@ -23,9 +23,9 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
     // `leave`); the variables only under this object's stripe of `StripedLock`; everything
     // else is immutable.
     private let result: FutureStorage<Value>
-    /// How `result` is resolved (see `AttemptLoop.begin`).
+    /// How `result` is resolved (see `ResultHooks`).
     private let settle: FutureStorage<Value>.Settle
-    /// How an attempt is watched (see `AttemptLoop.begin`).
+    /// How an attempt is watched (see `ResultHooks`).
     let subscribeStep: FutureStorage<Value>.SubscribeStep
     /// The policy's values and what follows from them (see `HedgingPlan`).
     let plan: HedgingPlan
@@ -109,14 +109,13 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
     }
 
     init(
-        result: FutureStorage<Value>, settle: @escaping FutureStorage<Value>.Settle,
-        subscribeStep: @escaping FutureStorage<Value>.SubscribeStep, policy: borrowing HedgingPolicy, context: Context,
+        result: FutureStorage<Value>, hooks: ResultHooks<Value>, policy: borrowing HedgingPolicy, context: Context,
         clock: DeadlineClock, deadline: HeldDeadline?, began: Int64?,
         body: @escaping @Sendable () throws -> Future<Value>
     ) {
         self.result = result
-        self.settle = settle
-        self.subscribeStep = subscribeStep
+        settle = hooks.settle
+        subscribeStep = hooks.subscribeStep
         let plan = policy.plan
         self.plan = plan
         let delay: Duration
@@ -152,10 +151,9 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
     @usableFromInline
     static func call(
         _ policy: HedgingPolicy, on context: Context, clock: DeadlineClock, into result: consuming FutureStorage<Value>,
-        settle: @escaping FutureStorage<Value>.Settle, subscribeStep: @escaping FutureStorage<Value>.SubscribeStep,
-        _ body: @escaping @Sendable () throws -> Future<Value>
+        hooks: ResultHooks<Value>, _ body: @escaping @Sendable () throws -> Future<Value>
     ) -> Future<Value> {
-        begin(policy, on: context, clock: clock, into: result, settle: settle, subscribeStep: subscribeStep, body)
+        begin(policy, on: context, clock: clock, into: result, hooks: hooks, body)
     }
 
     func cancel(with error: any Error) {

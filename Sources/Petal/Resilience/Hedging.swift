@@ -79,9 +79,6 @@ extension Future {
         _ body: @escaping @Sendable () throws -> Future<Value>
     ) -> Future<Value> {
         // Inlined, so that the caller's types name the loop and the result (see `begin`).
-        HedgeLoop<Value, Context>.call(
-            policy, on: context, clock: clock, into: .makePending(),
-            settle: { FutureStorage.settle($0, copying: $1, kind: $2, error: $3) },
-            subscribeStep: { FutureStorage.subscribeStep($0, $1) }, body)
+        HedgeLoop<Value, Context>.call(policy, on: context, clock: clock, into: .makePending(), hooks: .init(), body)
     }
 }

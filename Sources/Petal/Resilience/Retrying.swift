@@ -67,10 +67,7 @@ extension Future {
         _ body: @escaping @Sendable () throws -> Future<Value>
     ) -> Future<Value> {
         // Inlined, so that the caller's types name the loop and the result (see `begin`).
-        RetryLoop<Value, Context>.call(
-            policy, on: context, clock: clock, into: .makePending(),
-            settle: { FutureStorage.settle($0, copying: $1, kind: $2, error: $3) },
-            subscribeStep: { FutureStorage.subscribeStep($0, $1) }, body)
+        RetryLoop<Value, Context>.call(policy, on: context, clock: clock, into: .makePending(), body)
     }
 
     /// Runs `body` up to `attempts` times while its future is rejected, waiting `delay` between
@@ -129,16 +126,17 @@ final class RetryLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
         return pthread_equal(starter, pthread_self()) == 0
     }
 
+    /// A retry takes no hooks: one waiting between attempts holds as little as it can (see
+    /// `retrying`'s memory note), and the two closures were 32 bytes more. It resolves its
+    /// result and watches its attempts unspecialised.
+    typealias Hooks = Void
+
     init(
-        result: FutureStorage<Value>, settle: @escaping FutureStorage<Value>.Settle,
-        subscribeStep: @escaping FutureStorage<Value>.SubscribeStep, policy: borrowing RetryPolicy, context: Context,
+        result: FutureStorage<Value>, hooks _: Void, policy: borrowing RetryPolicy, context: Context,
         clock: DeadlineClock, deadline: HeldDeadline?, began: Int64?,
         body: @escaping @Sendable () throws -> Future<Value>
     ) {
         self.result = result
-        // `settle` and `subscribeStep` are not kept: a retry waiting between attempts holds as
-        // little as it can (see `retrying`'s memory note), and the two closures were 32 bytes
-        // more. A retry resolves its result and watches its attempts unspecialised.
         self.policy = copy policy
         self.context = context
         self.clock = clock
@@ -150,10 +148,9 @@ final class RetryLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
     @usableFromInline
     static func call(
         _ policy: RetryPolicy, on context: Context, clock: DeadlineClock, into result: consuming FutureStorage<Value>,
-        settle: @escaping FutureStorage<Value>.Settle, subscribeStep: @escaping FutureStorage<Value>.SubscribeStep,
         _ body: @escaping @Sendable () throws -> Future<Value>
     ) -> Future<Value> {
-        begin(policy, on: context, clock: clock, into: result, settle: settle, subscribeStep: subscribeStep, body)
+        begin(policy, on: context, clock: clock, into: result, hooks: (), body)
     }
 
     func cancel(with error: any Error) {
