@@ -14,15 +14,16 @@ let benchmarks: @Sendable () -> Void = {
         maxDuration: profile.duration,
         maxIterations: profile.maxIterations
     )
+    let chosen = Profile.chosenContenders
     for pass in 1...profile.repetitions {
         for workload in profile.workloads {
             for threads in profile.threadCounts {
-                for entry in contenders {
+                for entry in contenders where chosen?.contains(entry.contender) ?? true {
                     register(workload, threads, entry, pass)
                 }
             }
         }
-        for cell in FanOutCell.all {
+        for cell in FanOutCell.all where chosen?.contains(cell.style.rawValue) ?? true {
             registerFanOut(cell, pass)
         }
     }

@@ -40,6 +40,21 @@ public struct Profile: Sendable {
         return passes
     }
 
+    /// The contenders (and fan-out styles) `PETAL_BENCH_CONTENDERS` names, `|` between names
+    /// (a name may hold a comma), or `nil` for every one.
+    ///
+    /// Why a choice at registration, not only `--filter`: package-benchmark runs each benchmark
+    /// in a process of its own, which registers every benchmark again and checks each new name
+    /// against all those before it. With every contender in five passes (3,250 names) that
+    /// was about a quarter of a second per process, most of CI's benchmark time: the filter
+    /// chooses what runs, not what each process registers.
+    public static var chosenContenders: Set<String>? {
+        guard let text = ProcessInfo.processInfo.environment["PETAL_BENCH_CONTENDERS"], !text.isEmpty else {
+            return nil
+        }
+        return Set(text.split(separator: "|").map(String.init))
+    }
+
     /// A few rounds of every cell at T = 1, one pass: to check that a benchmark runs and checks
     /// itself (with `--filter`, one new benchmark), never to measure.
     public static var smoke: Profile {
