@@ -33,16 +33,25 @@ final class ParkedThreads: @unchecked Sendable {
             }
         }
         finished.wait()
-        lock.withLock { idle.append(contentsOf: threads) }
+        // One by one: `append(contentsOf:)` into an empty `idle` adopts the argument's buffer,
+        // which this call's `threads` still shares after the lock is released; the array's
+        // reference count is not seen by ThreadSanitizer, so the next `take` writing that
+        // buffer in place was reported as a race with this call's reads.
+        lock.withLock {
+            for thread in threads { idle.append(thread) }
+        }
     }
 
+    /// `count` threads: idle ones first, then new ones. The array is built here, element by
+    /// element, so that it shares no buffer with `idle` (see `run`).
     private func take(_ count: Int) -> [Parked] {
-        let reused = lock.withLock { () -> [Parked] in
-            let taken = Array(idle.suffix(count))
-            idle.removeLast(taken.count)
-            return taken
+        var taken: [Parked] = []
+        taken.reserveCapacity(count)
+        lock.withLock {
+            while taken.count < count, let thread = idle.popLast() { taken.append(thread) }
         }
-        return reused + (reused.count..<count).map { _ in Parked() }
+        while taken.count < count { taken.append(Parked()) }
+        return taken
     }
 }
 
