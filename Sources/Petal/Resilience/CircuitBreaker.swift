@@ -141,13 +141,15 @@ public final class CircuitBreaker: @unchecked Sendable {
         openNanoseconds = bounded.openDuration.truncatedNanoseconds
         let slow = bounded.slowCallDuration.truncatedNanoseconds
         slowCallNanoseconds = bounded.slowCallDuration > .nanoseconds(slow) ? slow + 1 : slow
-        word = .allocate(capacity: 1)
-        word.initialize(to: petal_atomic_word(value: BreakerWord.closed))
+        // A block of its own: every call loads it, and a line shared with words that other
+        // cores write (a window's bucket, another object's counts) would miss as often as
+        // they write.
+        word = LineWords.allocate(1)
+        word.pointee = petal_atomic_word(value: BreakerWord.closed)
     }
 
     deinit {
-        word.deinitialize(count: 1)
-        word.deallocate()
+        LineWords.deallocate(word)
     }
 
     /// The state now (other threads may be changing it). An open breaker whose open duration

@@ -48,8 +48,8 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
     /// Whether `beganAt` serves the breaker as the first copy's start (its clock keeps the same
     /// time as `clock`), and the first copy's end serves the latency (see `run`).
     let sharesReadings: Bool
-    /// Whether this call's latency is counted into `latencies`: one call in four (see
-    /// `LatencyPercentile.times(callBeganAt:)`).
+    /// Whether this call's latency is counted into `latencies`: a share of the calls, fewer as
+    /// they grow (see `LatencyPercentile.times(callBeganAt:)`).
     private let timesLatency: Bool
     let clock: DeadlineClock
     let deadline: HeldDeadline?
@@ -126,7 +126,7 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
             latencies = adaptive
             delayNanoseconds = adaptive._withUnsafeGuaranteedRef { $0.delayNanoseconds }
             delay = .nanoseconds(delayNanoseconds)
-            timesLatency = LatencyPercentile.times(callBeganAt: reading.unsafelyUnwrapped)
+            timesLatency = adaptive._withUnsafeGuaranteedRef { $0.times(callBeganAt: reading.unsafelyUnwrapped) }
         } else {
             latencies = nil
             delay = plan.delay

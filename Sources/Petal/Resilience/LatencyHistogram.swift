@@ -97,6 +97,11 @@ final class LatencyHistogram: @unchecked Sendable {
         return Int(atomicAdd(1, to: count(of: generation))) + 1
     }
 
+    /// The samples of the active generation.
+    var activeSamples: Int {
+        Int(petal_atomic_word_load(count(of: Int(petal_atomic_word_load(activeWord)))))
+    }
+
     /// The samples of both generations.
     var samples: Int {
         Int(petal_atomic_word_load(count(of: 0))) + Int(petal_atomic_word_load(count(of: 1)))

@@ -18,11 +18,15 @@ import CPetal
 /// about that share of copies (5% at the 95th), to the calls slower than the rest, whatever the
 /// latency, as Finagle's backup requests do.
 ///
-/// What is counted: one hedged call in four of those that share this (picked by the low bits of the
-/// time it began, which say nothing of how long it will take) records, when it is decided by a
-/// fulfilment, how long it took from its start. A sample of a quarter of the calls reads the same
-/// percentile (a busy service's window holds thousands), and the three others skip a reading of the
-/// clock and the histogram's adds. ``record(_:)`` counts every latency given to it. A copy that
+/// What is counted: a share of the hedged calls that share this records, when it is decided by a
+/// fulfilment, how long it took from its start: every call while they are few, and fewer as they
+/// grow, so that each half window holds about 1,024 samples (or `minimumSamples`, if more): one
+/// call in 2, 4, ... up to 64, picked by the low bits of the time it began, which say nothing of
+/// how long it will take. The share is chosen again at every turn of the window (below), from the
+/// samples of the half window that ends and the share they were taken at. A thousand samples read
+/// the same percentile as a million, and the calls not timed skip a reading of the clock and the
+/// histogram's adds; a service with few calls times every one, so that its window still holds
+/// `minimumSamples`. ``record(_:)`` counts every latency given to it. A copy that
 /// wins may be faster than the first copy it replaced, whose own latency is then known only to be
 /// longer; so a call that a copy decided, or that was cancelled or rejected after waiting at least
 /// the delay, records its time too, as a latency at least that long. Calls that fail or are
@@ -33,15 +37,16 @@ import CPetal
 /// a whole window of calls; until `minimumSamples` are counted, the delay is the ceiling.
 /// The counts are log-linear, 16 buckets an octave: a percentile is read within 6.25% above it.
 ///
-/// Cost: recording is two atomic adds, a load, and a clock read (which the hedged call makes
-/// anyway); every 32nd sample, the thread that records it reads the percentile again (one pass
-/// from the highest bucket counted in down to the answer: at the 95th percentile, over the
-/// slowest twentieth of the samples) under a lock that no other thread waits for: a thread that
-/// finds it taken skips. Reading the delay is one atomic load. Shared by any number of policies
-/// and threads. Callgrind, per sample of 1-5 ms with the percentile read every 32nd: 120
-/// instructions, 3 atomics, no allocation (452 when the read was two passes over every bucket); hdrhistogram-swift's `Histogram` (two significant
-/// digits) behind a `Mutex`, the same work: 4,100 instructions, 3 atomics, and one lock that
-/// every thread recording waits on (`Scripts/profile --contenders Petal,HdrHistogram
+/// Cost: a hedged call loads the share (beside the delay, in a block of cache lines of its own:
+/// `LineWords`); a sample is two atomic adds, a load, and a clock read; every 32nd sample, the
+/// thread that records it reads the percentile again (one pass from the highest bucket counted
+/// in down to the answer: at the 95th percentile, over the slowest twentieth of the samples)
+/// under a lock that no other thread waits for: a thread that finds it taken skips. Reading the
+/// delay is one atomic load. Shared by any number of policies and threads. Callgrind, per sample
+/// of 1-5 ms with the percentile read every 32nd: 120 instructions, 3 atomics, no allocation
+/// (452 when the read was two passes over every bucket); hdrhistogram-swift's `Histogram` (two
+/// significant digits) behind a `Mutex`, the same work: 4,100 instructions, 3 atomics, and one
+/// lock that every thread recording waits on (`Scripts/profile --contenders Petal,HdrHistogram
 /// --operations "latency record"`, run once per contender).
 public final class LatencyPercentile: @unchecked Sendable {
     // @unchecked: `histogram` and `delayWord` are C atomics; `turnedAt` is only touched under
@@ -64,8 +69,11 @@ public final class LatencyPercentile: @unchecked Sendable {
     public let clock: DeadlineClock
 
     private let histogram: LatencyHistogram
-    /// The delay now, in nanoseconds.
+    /// The delay now, in nanoseconds; then the share of calls timed, less one (a power of two
+    /// less one: a call is timed when the low bits of its start under it are zero). Read by every
+    /// hedged call, written only under `refreshing`, on lines of their own.
     private let delayWord: UnsafeMutablePointer<petal_atomic_word>
+    private var shareWord: UnsafeMutablePointer<petal_atomic_word> { delayWord + 1 }
     /// Taken by the thread that reads the percentile again; never waited for.
     private let refreshing = Monitor()
     /// When the generations last took turns, in `clock`'s nanoseconds: no instant, whose
@@ -78,6 +86,10 @@ public final class LatencyPercentile: @unchecked Sendable {
 
     /// Samples between two readings of the percentile.
     private static let refreshEvery = 32
+    /// The samples a half window should hold, when `minimumSamples` asks for no more.
+    private static let samplesPerHalfWindow = 1_024
+    /// The smallest share of calls timed: one in this many.
+    private static let largestShare = 64
 
     /// A delay at `percentile` (a fraction: 0.95 for the 95th) of the latencies of the last
     /// `window`, kept by `clock`, within `floor` and `ceiling`; the ceiling until
@@ -102,8 +114,8 @@ public final class LatencyPercentile: @unchecked Sendable {
         self.minimumSamples = boundedMinimum
         self.clock = clock
         histogram = LatencyHistogram(largest: Self.microseconds(Self.nanoseconds(boundedCeiling)))
-        delayWord = .allocate(capacity: 1)
-        delayWord.initialize(to: petal_atomic_word(value: petal_word(Self.nanoseconds(boundedCeiling))))
+        delayWord = LineWords.allocate(2)
+        delayWord.pointee = petal_atomic_word(value: petal_word(Self.nanoseconds(boundedCeiling)))
         turnedAt = clock.nanosecondsNow
         windowNanoseconds = Self.nanoseconds(boundedWindow)
         halfWindowNanoseconds = windowNanoseconds / 2
@@ -123,7 +135,7 @@ public final class LatencyPercentile: @unchecked Sendable {
     }
 
     deinit {
-        delayWord.deallocate()
+        LineWords.deallocate(delayWord)
     }
 
     /// The delay now: the percentile of the window's latencies within `floor...ceiling`, or the
@@ -149,13 +161,21 @@ public final class LatencyPercentile: @unchecked Sendable {
     }
 
     /// Whether a hedged call that began at `nanoseconds` (its clock's reading, see
-    /// `DeadlineScheduler.nanosecondsNow`) counts its latency: one call in four, by the low bits
-    /// of that reading, which say nothing of how long the call will take. A call not timed
-    /// reads no clock when it ends, if its breaker (if any) needs none, and touches no
+    /// `DeadlineScheduler.nanosecondsNow`) counts its latency: one call in ``timedShare``, by the
+    /// low bits of that reading, which say nothing of how long the call will take. A call not
+    /// timed reads no clock when it ends, if its breaker (if any) needs none, and touches no
     /// bucket: about 150 instructions, two locked adds and 20 ns a call. A clock that moves
-    /// in whole microseconds (a manual clock in tests) times every call.
-    static func times(callBeganAt nanoseconds: Int64) -> Bool {
-        nanoseconds & 3 == 0
+    /// in whole microseconds (a manual clock in tests) times every call up to a share of 8.
+    func times(callBeganAt nanoseconds: Int64) -> Bool {
+        // ACQUIRE, though only the value is read.
+        UInt64(bitPattern: nanoseconds) & UInt64(petal_atomic_word_load(shareWord)) == 0
+    }
+
+    /// One hedged call in this many is timed now: a power of two, from 1 (every call, while
+    /// they are few) to 64, chosen at each turn of the window so that a half window holds about
+    /// 1,024 samples (or `minimumSamples`).
+    public var timedShare: Int {
+        Int(petal_atomic_word_load(shareWord)) + 1
     }
 
     /// ``record(_:)`` for a latency in nanoseconds: what a hedged call measures.
@@ -173,6 +193,7 @@ public final class LatencyPercentile: @unchecked Sendable {
         let now = clock.nanosecondsNow
         let sinceTurn = now &- turnedAt
         if sinceTurn >= halfWindowNanoseconds {
+            chooseShare(samples: histogram.activeSamples, over: sinceTurn)
             histogram.turn(both: sinceTurn >= windowNanoseconds)
             turnedAt = now
         }
@@ -186,6 +207,20 @@ public final class LatencyPercentile: @unchecked Sendable {
         let next = petal_word(nanoseconds)
         if petal_atomic_word_load(delayWord) != next { petal_atomic_word_store(delayWord, next) }
         return .nanoseconds(nanoseconds)
+    }
+
+    /// Chooses the share of calls timed for the next half window, from the `samples` of the one
+    /// that ends, taken over `elapsed` nanoseconds at the share in force: the largest share that
+    /// still leaves a half window its samples (``samplesPerHalfWindow``, or `minimumSamples`).
+    /// Under `refreshing`.
+    private func chooseShare(samples: Int, over elapsed: Int64) {
+        let current = Int(petal_atomic_word_load(shareWord)) + 1
+        let calls = Double(samples) * Double(current) * Double(halfWindowNanoseconds) / Double(Swift.max(elapsed, 1))
+        let wanted = Double(Swift.max(Self.samplesPerHalfWindow, minimumSamples))
+        var share = 1
+        while share < Self.largestShare && calls >= wanted * Double(2 * share) { share *= 2 }
+        // RELEASE, as the delay's store; a share that did not move is not written.
+        if share != current { petal_atomic_word_store(shareWord, petal_word(share - 1)) }
     }
 
     private static func nanoseconds(_ duration: Duration) -> Int64 {

@@ -1,6 +1,7 @@
 import Foundation
-import Petal
 import Testing
+
+@testable import Petal
 
 /// A latency percentile: what it reads from the samples, its floor, ceiling and window, its
 /// hostile values, and many threads recording at once.
@@ -114,6 +115,43 @@ struct LatencyPercentileTests {
         #expect(adjustmentReported("LatencyPercentile.ceiling", given: "1", since: start))
         let high = LatencyPercentile(.infinity, floor: .zero, ceiling: .seconds(1) * 10_000_000_000, clock: .manual())
         #expect(high.percentile == 0.999 && high.ceiling == DeadlineClock.longestWait)
+    }
+
+    @Test("the share of calls timed follows their rate: fewer as they grow, every one when they are few")
+    func shareFollowsTheRate() {
+        let clock = DeadlineClock.manual()
+        let latencies = LatencyPercentile(0.95, floor: .zero, ceiling: .milliseconds(15), clock: clock)
+        #expect(latencies.timedShare == 1)
+        // A busy half window: 100,000 calls, each timed. The next half window times one in 64.
+        for _ in 0..<100_000 { latencies.record(.milliseconds(2)) }
+        clock.advance(by: .seconds(1))
+        latencies.refresh()
+        #expect(latencies.timedShare == 64)
+        #expect(!latencies.times(callBeganAt: 1) && !latencies.times(callBeganAt: 32))
+        #expect(latencies.times(callBeganAt: 64) && latencies.times(callBeganAt: 128))
+        // 100 samples at one in 64: about 6,400 calls, enough for one in 4 (1,600 samples).
+        for _ in 0..<100 { latencies.record(.milliseconds(2)) }
+        clock.advance(by: .seconds(1))
+        latencies.refresh()
+        #expect(latencies.timedShare == 4)
+        // 10 samples at one in 4: 40 calls, each timed from now on.
+        for _ in 0..<10 { latencies.record(.milliseconds(2)) }
+        clock.advance(by: .seconds(1))
+        latencies.refresh()
+        #expect(latencies.timedShare == 1)
+        #expect(latencies.times(callBeganAt: 1) && latencies.times(callBeganAt: 3))
+    }
+
+    @Test("minimumSamples above the default half window's asks a share that keeps them")
+    func shareKeepsTheMinimum() {
+        let clock = DeadlineClock.manual()
+        let latencies = LatencyPercentile(
+            0.95, floor: .zero, ceiling: .milliseconds(15), minimumSamples: 10_000, clock: clock)
+        for _ in 0..<100_000 { latencies.record(.milliseconds(2)) }
+        clock.advance(by: .seconds(1))
+        latencies.refresh()
+        // 100,000 calls a half window leave 10,000 samples at one in 8, not at one in 16.
+        #expect(latencies.timedShare == 8)
     }
 
     @Test("8 threads record 20,000 samples each: every one is counted, and the delay is one of theirs")
