@@ -151,8 +151,13 @@ def paired_table(pairs, key="difference_us_per_call"):
     """Per pair (in the order first run, the first variant named first) and N: the median and the
     range over rounds of the first variant's CPU per request minus the second's, divided by N
     (`key` "difference_us_per_call_sent": each side's CPU divided by the backend calls it sent,
-    copies and retries included). Rounds alternate which server each side uses, so the median
-    covers both placements."""
+    copies and retries included). Rounds alternate which server each side uses: each figure is
+    the mean of two consecutive rounds, one in each placement, and the median and range are
+    over those means. The two servers are not equal (one placement read up to 0.15 µs a call
+    above the other in session 51's runs, whichever variant it held): a pair's mean cancels
+    that, where the median of the rounds themselves swung between the two placements' figures
+    from run to run. With an odd number of rounds the last one is left out (a single round:
+    itself)."""
     table = {}
     for entry in pairs:
         if key not in entry:
@@ -165,9 +170,18 @@ def paired_table(pairs, key="difference_us_per_call"):
         else:
             difference = entry[key]
         table.setdefault(name, {}).setdefault(entry["n"], []).append(difference)
+    def swapped_means(values):
+        means = [(values[i] + values[i + 1]) / 2 for i in range(0, len(values) - 1, 2)]
+        return means or values
+
     return {
         name: {
-            n: {"median": statistics.median(values), "min": min(values), "max": max(values), "rounds": len(values)}
+            n: {
+                "median": statistics.median(swapped_means(values)),
+                "min": min(swapped_means(values)),
+                "max": max(swapped_means(values)),
+                "rounds": len(values),
+            }
             for n, values in sorted(by_n.items())
         }
         for name, by_n in table.items()
@@ -193,8 +207,8 @@ def paired_markdown(paired, rounds, duration, per_call_sent=None):
     lines = [
         "**Paired CPU per backend call**: each variant and the one it is compared with loaded at the same "
         f"time, in two servers of their own (wrk -t1 -c8 each, {duration} s), {rounds} round(s) per N with the "
-        "two swapping servers; the difference of their CPU per request, divided by N, in µs: median of the "
-        "rounds [lowest, highest].",
+        "two swapping servers; the difference of their CPU per request, divided by N, in µs, averaged over "
+        "each two consecutive rounds (one in each server): median of those means [lowest, highest].",
         "",
     ] + paired_rows(paired, calls)
     petal, nio = paired.get("petal − callbacks", {}), paired.get("nio − callbacks", {})
