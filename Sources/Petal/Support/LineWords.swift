@@ -10,19 +10,15 @@ import CPetal
 /// between them. Here a block starts on a 128-byte boundary and takes whole 128-byte blocks:
 /// two cache lines, since x86's adjacent-line prefetcher fetches lines in such pairs.
 enum LineWords {
-    /// Words in 128 bytes.
-    static let perBlock = 128 / MemoryLayout<petal_atomic_word>.stride
-
-    /// `count` rounded up to whole blocks.
-    static func rounded(_ count: Int) -> Int {
-        (count + perBlock - 1) / perBlock * perBlock
-    }
+    /// A block: two cache lines.
+    private static let blockBytes = 128
+    private static let perBlock = blockBytes / MemoryLayout<petal_atomic_word>.stride
 
     /// `count` words (rounded up to whole blocks, all of them zero), starting a block.
     static func allocate(_ count: Int) -> UnsafeMutablePointer<petal_atomic_word> {
-        let total = rounded(Swift.max(count, 1))
+        let total = (Swift.max(count, 1) + perBlock - 1) / perBlock * perBlock
         let words = UnsafeMutableRawPointer.allocate(
-            byteCount: total * MemoryLayout<petal_atomic_word>.stride, alignment: perBlock * 8
+            byteCount: total * MemoryLayout<petal_atomic_word>.stride, alignment: blockBytes
         ).bindMemory(to: petal_atomic_word.self, capacity: total)
         words.initialize(repeating: petal_atomic_word(value: 0), count: total)
         return words
