@@ -1,46 +1,49 @@
 import CPetal
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
-/// The slots of a ``PromiseBatch``: a claim word and a value each, the count of slots still to
-/// fulfil, and the stops registered for slots, all in one allocation beside this object.
+/// The slots of a ``PromiseBatch``: a claim word, a stop and a value each, the count of slots
+/// still to fulfil, and the flag that `all` was given up on, in two allocations beside this
+/// object, moved by compare-and-swap with no lock.
 ///
 /// The protocol (`Tests/Model/petal_batch.pml`, tied to these functions by
-/// `Scripts/check-model-conformance`): a slot's word leaves `pending` once, by the first
-/// compare-and-swap of a fulfil, a failure or a stop (``claim(_:as:)``). A fulfil that wins
-/// writes the value, then counts down; the count that reaches zero moves every value out and
-/// fulfils `all`. A failure that wins cancels `all`; whoever decides `all` other than by the last
-/// fulfil (a failure, or a consumer's request) stops the slots still pending that registered a
-/// stop, once each, and every stop registered later at once.
+/// `Scripts/check-model-conformance`): a slot's word leaves the open states (`pending`, `arming`,
+/// `armed`) once, by the compare-and-swap of a fulfil, a failure or a stop (``claim(_:as:)``,
+/// ``stopIfArmed(_:)``). A fulfil that wins writes the value, then counts down; the count that
+/// reaches zero moves every value out and fulfils `all`. A failure that wins cancels `all`;
+/// whoever decides `all` other than by the last fulfil (a failure, or a consumer's request)
+/// raises the flag, then stops every slot that holds a stop (``stopPending()``).
 ///
-/// The stops and the flag that `all` was given up on (`BatchStops`) live in the allocation too,
-/// not in stored variables: Swift checks each access to a class's stored variable for
-/// exclusivity at run time (`swift_beginAccess`, a thread-local access set), about 80
-/// instructions a registration in the example service's fan-out, where the mutex already makes
-/// the access exclusive.
+/// A slot's stop has a cell of its own: a registration moves the slot from `pending` to `arming`
+/// (the cell is its to write), writes the cell, and moves it on to `armed`, which publishes the
+/// cell to whoever moves the slot out of `armed`: a stop runs it, a fulfil or a failure drops it.
+/// A fulfil or a failure that claims an `arming` slot leaves the cell to the registration, whose
+/// move to `armed` then fails. A registration that armed its slot looks at the flag after: it and
+/// the sweep of ``stopPending()``, which raises the flag before it looks at the slots, each see
+/// the other's move (both are FULL), so no stop is left behind a request.
 ///
-/// Not `ManagedBuffer`: the words must stay at one address for the C atomics, the mutex must
-/// never move either, and the values' part starts wherever `Value`'s alignment puts it.
+/// Why no lock: the example service's fan-out registers a stop for every backend call, and
+/// under the mutex that held the list of stops each registration cost about 125 instructions
+/// and two atomics (callgrind; the registration is now two compare-and-swaps), and the list
+/// one allocation a batch.
+///
+/// Not `ManagedBuffer`: the words must stay at one address for the C atomics, and the values'
+/// part starts wherever `Value`'s alignment puts it.
 @usableFromInline
 final class PromiseBatchStorage<Value>: @unchecked Sendable {
     // @unchecked: a slot's value is written once, by the thread whose compare-and-swap claimed
     // the slot for a fulfil, before that thread's (FULL) count down; it is read by the thread
     // whose count down reached zero, which sees every earlier count down and so every value
     // (each count down is a FULL compare-and-swap on the same word), or by the deinit of a batch
-    // nobody holds. `stops` is touched only with the mutex held (a pthread mutex, which
-    // ThreadSanitizer understands).
+    // nobody holds. A slot's stop cell is written by the registration that moved the slot to
+    // `arming`, before its (FULL) move to `armed`, and read or dropped only by the thread whose
+    // compare-and-swap moved the slot out of `armed` (or by the registration itself, when it
+    // finds its slot claimed), or by the deinit.
 
     /// The number of slots.
     @usableFromInline
     let count: Int
 
-    /// The slots' claim words, then the count still to fulfil (`slotWords + count`).
+    /// The slots' claim words, then the count still to fulfil (`slotWords + count`), then the
+    /// flag (`slotWords + count + 1`).
     @usableFromInline
     let slotWords: UnsafeMutablePointer<petal_atomic_word>
 
@@ -48,17 +51,19 @@ final class PromiseBatchStorage<Value>: @unchecked Sendable {
     @usableFromInline
     let remaining: UnsafeMutablePointer<petal_atomic_word>
 
+    /// Nonzero once `all` was given up on: a stop registered later runs at once.
+    private let requested: UnsafeMutablePointer<petal_atomic_word>
+
+    /// The slots' stops, each initialised only while its slot is `armed` (or `arming`, by the
+    /// registration that writes it).
+    @usableFromInline
+    let stopCells: UnsafeMutablePointer<BatchSlotStop>
+
     /// The values, each initialised only once its slot is claimed for a fulfil.
     @usableFromInline
     let values: UnsafeMutablePointer<Value>
 
-    /// Guards `stops`.
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-
-    /// The stops registered, and whether `all` was given up on.
-    private let stops: UnsafeMutablePointer<BatchStops>
-
-    /// A slot nobody has resolved.
+    /// A slot nobody has resolved, with no stop.
     @usableFromInline
     static var pending: petal_word { 0 }
     /// A slot claimed by a fulfil: its value is written (or about to be).
@@ -71,60 +76,97 @@ final class PromiseBatchStorage<Value>: @unchecked Sendable {
     /// on its way, and is not a repeat.
     @usableFromInline
     static var stopped: petal_word { 3 }
+    /// A pending slot whose stop is being written, by the registration that moved it here.
+    @usableFromInline
+    static var arming: petal_word { 4 }
+    /// A pending slot holding its stop.
+    @usableFromInline
+    static var armed: petal_word { 5 }
 
-    /// Makes `count` pending slots, in one allocation: words, mutex, stops, values.
+    /// Makes `count` pending slots: words and values in one allocation, the stops' cells in another.
+    @usableFromInline
     init(count: Int) {
         self.count = count
         let layout = Self.layout(count: count)
         let base = UnsafeMutableRawPointer.allocate(byteCount: layout.bytes, alignment: layout.alignment)
-        slotWords = base.bindMemory(to: petal_atomic_word.self, capacity: count + 1)
+        slotWords = base.bindMemory(to: petal_atomic_word.self, capacity: count + 2)
         slotWords.initialize(repeating: petal_atomic_word(value: Self.pending), count: count)
         remaining = slotWords + count
         remaining.initialize(to: petal_atomic_word(value: petal_word(count)))
-        mutex = (base + layout.mutex).bindMemory(to: pthread_mutex_t.self, capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        let status = pthread_mutex_init(mutex, nil)
-        precondition(status == 0, "pthread_mutex_init failed: \(status)")
-        stops = (base + layout.stops).bindMemory(to: BatchStops.self, capacity: 1)
-        stops.initialize(to: BatchStops())
+        requested = slotWords + count + 1
+        requested.initialize(to: petal_atomic_word(value: 0))
         values = (base + layout.values).bindMemory(to: Value.self, capacity: count)
+        stopCells = .allocate(capacity: count)
     }
 
-    /// Where the mutex, the stops and the values start in the allocation, its size and alignment.
-    private static func layout(count: Int) -> (mutex: Int, stops: Int, values: Int, bytes: Int, alignment: Int) {
-        func aligned(_ offset: Int, _ alignment: Int) -> Int { (offset + alignment - 1) & ~(alignment - 1) }
-        let mutex = aligned(
-            (count + 1) * MemoryLayout<petal_atomic_word>.stride, MemoryLayout<pthread_mutex_t>.alignment)
-        let stops = aligned(mutex + MemoryLayout<pthread_mutex_t>.size, MemoryLayout<BatchStops>.alignment)
-        let values = aligned(stops + MemoryLayout<BatchStops>.size, MemoryLayout<Value>.alignment)
-        let alignment = max(
-            MemoryLayout<petal_atomic_word>.alignment, MemoryLayout<pthread_mutex_t>.alignment,
-            MemoryLayout<BatchStops>.alignment, MemoryLayout<Value>.alignment)
-        return (mutex, stops, values, values + count * MemoryLayout<Value>.stride, alignment)
+    /// Where the values start in the allocation, its size and alignment.
+    ///
+    /// The stops' cells are an allocation of their own: with them here, the block of a batch of
+    /// 32 `Int`s passed 1,024 bytes, past glibc's thread cache and small bins, and every batch
+    /// paid for its large-block path and the consolidation of the fast bins it runs first
+    /// (callgrind, the example service's fan-out: about 200 instructions a call).
+    private static func layout(count: Int) -> (values: Int, bytes: Int, alignment: Int) {
+        let alignment = max(MemoryLayout<petal_atomic_word>.alignment, MemoryLayout<Value>.alignment)
+        let words = (count + 2) * MemoryLayout<petal_atomic_word>.stride
+        let values = (words + MemoryLayout<Value>.alignment - 1) & ~(MemoryLayout<Value>.alignment - 1)
+        return (values, values + count * MemoryLayout<Value>.stride, alignment)
     }
 
     deinit {
-        // Nobody else holds the batch: the acquire loads see every claim and value written. A
-        // count at zero means the values were moved into `all`'s array.
-        if petal_atomic_word_load(remaining) != 0 {
-            for index in 0..<count where petal_atomic_word_load(slotWords + index) == Self.fulfilled {
-                (values + index).deinitialize(count: 1)
-            }
+        // Nobody else holds the batch: the acquire loads see every claim, stop and value written.
+        // A count at zero means the values were moved into `all`'s array.
+        let valuesLeft = petal_atomic_word_load(remaining) != 0
+        for index in 0..<count {
+            let word = petal_atomic_word_load(slotWords + index)
+            if word == Self.armed { (stopCells + index).deinitialize(count: 1) }
+            if valuesLeft && word == Self.fulfilled { (values + index).deinitialize(count: 1) }
         }
-        stops.deinitialize(count: 1)
-        pthread_mutex_destroy(mutex)
+        stopCells.deallocate()
         UnsafeMutableRawPointer(slotWords).deallocate()
     }
 
-    /// Moves slot `index` from pending to `state`; returns the state it was in (`pending` if
-    /// this call claimed it).
+    /// Whether `word` is a slot's that nobody has claimed: pending, with or without a stop.
     @inlinable
+    static func isOpen(_ word: petal_word) -> Bool {
+        word == pending || word > stopped
+    }
+
+    /// What slot `index` holds as the batch describes it: an open slot is `pending`.
+    func state(_ index: Int) -> petal_word {
+        let word = petal_atomic_word_load(slotWords + index)
+        return Self.isOpen(word) ? Self.pending : word
+    }
+
+    /// The one compare-and-swap of a slot's word: moves slot `index` from `seen` to `next`, or
+    /// loads what it holds into `seen`.
+    @inlinable
+    func moveSlot(_ index: Int, from seen: inout petal_word, to next: petal_word) -> Bool {
+        // FULL: a move to `armed` publishes the stop's cell, a move out of it takes the cell;
+        // a registration's move is ordered before its look at the flag (see `addStop`).
+        petal_atomic_word_exchange(slotWords + index, &seen, next) != 0
+    }
+
+    /// Moves slot `index` from an open state to `state`; returns the state it was in (`pending`
+    /// if this call claimed it). A claim of an `armed` slot drops its stop, which can no longer
+    /// be needed.
+    @inlinable
+    @inline(__always)
     func claim(_ index: Int, as state: petal_word) -> petal_word {
-        var seen = Self.pending
-        // FULL: the claim orders nothing by itself (the count down publishes the value, the
-        // stop's mutex its registration), but it is the one compare-and-swap the C side offers.
-        _ = petal_atomic_word_exchange(slotWords + index, &seen, state)
+        // ACQUIRE load first: a slot with a stop is claimed in one compare-and-swap, not two.
+        var seen = petal_atomic_word_load(slotWords + index)
+        while Self.isOpen(seen) {
+            if moveSlot(index, from: &seen, to: state) {
+                if seen == Self.armed { dropStop(index) }
+                return Self.pending
+            }
+        }
         return seen
+    }
+
+    /// Releases slot `index`'s stop, which this thread took by moving the slot out of `armed`.
+    @usableFromInline
+    func dropStop(_ index: Int) {
+        (stopCells + index).deinitialize(count: 1)
     }
 
     /// Fulfils slot `index` with `value`, and `result` once it was the last; returns the state
@@ -167,54 +209,58 @@ final class PromiseBatchStorage<Value>: @unchecked Sendable {
         return Self.pending
     }
 
-    /// Runs `stop` once if `all` is given up on while slot `index` is still pending (at once, if it
-    /// already was): the slot is then stopped, and never fulfilled.
-    func addStop(_ index: Int, _ stop: @escaping @Sendable () -> Void) {
-        pthread_mutex_lock(mutex)
-        let now = stops.pointee.requested
-        if !now {
-            // Room for every slot at the first: a fan-out registers a stop per call, and growing
-            // by doubling cost it a reallocation and a copy at 1, 2, 4, 8 and 16 stops.
-            if stops.pointee.list.capacity == 0 { stops.pointee.list.reserveCapacity(count) }
-            stops.pointee.list.append(BatchSlotStop(index: index, stop: stop))
+    /// Gives slot `index` `stop`, to run once if `all` is given up on while the slot is still
+    /// pending (at once, if it already was): the slot is then stopped, and never fulfilled.
+    /// Returns `false`, keeping nothing, if the slot holds a stop already; `true` otherwise
+    /// (a claimed slot's stop is dropped: it can never be needed).
+    func addStop(_ index: Int, _ stop: @escaping @Sendable () -> Void) -> Bool {
+        var seen = Self.pending
+        // The cell is this registration's once the slot is `arming`.
+        guard moveSlot(index, from: &seen, to: Self.arming) else { return !Self.isOpen(seen) }
+        (stopCells + index).initialize(to: BatchSlotStop(stop: stop))
+        seen = Self.arming
+        guard moveSlot(index, from: &seen, to: Self.armed) else {
+            // A fulfil or a failure claimed the slot meanwhile and left the cell here.
+            (stopCells + index).deinitialize(count: 1)
+            return true
         }
-        pthread_mutex_unlock(mutex)
-        if now { stopIfPending(index, stop) }
+        // ACQUIRE, after the FULL move to `armed`: either this sees the flag, or the sweep that
+        // follows the flag's raising sees the slot armed (see `stopPending`).
+        if petal_atomic_word_load(requested) != 0 { stopIfArmed(index) }
+        return true
     }
 
-    /// `all` was given up on: each registered slot still pending is stopped, once, and later
-    /// registrations stop their slots at once.
+    /// `all` was given up on: the flag is raised, then each slot holding its stop is stopped,
+    /// once; later registrations stop their slots at once.
     func stopPending() {
-        pthread_mutex_lock(mutex)
-        stops.pointee.requested = true
-        let waiting = stops.pointee.list
-        stops.pointee.list = []
-        pthread_mutex_unlock(mutex)
-        for slot in waiting { stopIfPending(slot.index, slot.stop) }
+        var seen: petal_word = 0
+        // FULL: the flag is raised before the sweep looks at any slot (see `addStop`); once.
+        guard petal_atomic_word_exchange(requested, &seen, 1) != 0 else { return }
+        for index in 0..<count where petal_atomic_word_load(slotWords + index) == Self.armed {
+            stopIfArmed(index)
+        }
     }
 
-    /// Stops slot `index` if it is still pending.
-    func stopIfPending(_ index: Int, _ stop: @Sendable () -> Void) {
-        if claim(index, as: Self.stopped) == Self.pending { stop() }
+    /// Stops slot `index` if it still holds its stop, and runs the stop.
+    func stopIfArmed(_ index: Int) {
+        var seen = Self.armed
+        guard moveSlot(index, from: &seen, to: Self.stopped) else { return }
+        (stopCells + index).move().stop()
     }
 }
 
-/// A slot's stop, as a batch keeps it until `all` is given up on.
+/// A slot's stop, in its cell.
 ///
-/// A struct, not a tuple: an array keeps a closure inside a tuple at its most general
-/// abstraction, so each stop appended was wrapped in a reabstraction thunk, one allocation per
+/// A struct, not the closure itself: a generic pointer keeps a closure at its most general
+/// abstraction, so each stop stored was wrapped in a reabstraction thunk, one allocation per
 /// stop (callgrind, the service's batch request: one per backend call). Outside the generic
-/// storage: nested, it would depend on `Value`, and every operation of its array would look the
-/// array's metadata up at run time.
+/// storage: nested, it would depend on `Value`.
+@usableFromInline
 struct BatchSlotStop {
-    let index: Int
+    @usableFromInline
     let stop: @Sendable () -> Void
-}
 
-/// What a batch's mutex guards: the stops registered, with their slots, and whether `all` was
-/// given up on (by a consumer's request or a slot's failure), after which stops registered run
-/// at once. Outside the generic storage, for the reason `BatchSlotStop` is.
-struct BatchStops {
-    var requested = false
-    var list: [BatchSlotStop] = []
+    init(stop: @escaping @Sendable () -> Void) {
+        self.stop = stop
+    }
 }

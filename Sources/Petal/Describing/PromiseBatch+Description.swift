@@ -84,14 +84,14 @@ extension PromiseBatch: CustomStringConvertible, CustomDebugStringConvertible, C
 
     /// The state of slot `index`, from one acquire load of its word.
     private func slotState(_ index: Int) -> String {
-        Self.name(ofSlotWord: petal_atomic_word_load(storage.slotWords + index))
+        Self.name(ofSlotWord: storage.state(index))
     }
 
     /// `1 fulfilled, 2 pending`: each slot's word loaded once, the states with no slot left out.
     private func slotCounts() -> String {
         var tally = [0, 0, 0, 0]
         for index in 0..<count {
-            let word = Int(petal_atomic_word_load(storage.slotWords + index))
+            let word = Int(storage.state(index))
             if word < tally.count { tally[word] += 1 }
         }
         let states = [

@@ -135,6 +135,76 @@ struct PromiseBatchTests {
         #expect(!batch.fulfil(2, with: 3) && batch[2].isResolved)
     }
 
+    @Test("a slot holds one stop: a second is reported and never runs; the first runs once on the request")
+    func secondStopIsRefused() {
+        let start = adjustedArguments.events.count
+        let batch = PromiseBatch<Int>(count: 2)
+        let stops = Recorder<Int>()
+        batch.cancelWhenRequested(0) { stops.record(0) }
+        batch[0].cancelWhenRequested { stops.record(100) }
+        #expect(
+            adjustmentReported(
+                "PromiseBatch.cancelWhenRequested(_:stopping:)", given: "a second stop for slot 0", since: start))
+        batch.all.requestCancellation()
+        #expect(stops.events == [0])
+        #expect(!batch.fulfil(0, with: 1) && batch.isResolved(0))
+        #expect(!batch.isResolved(1))
+    }
+
+    @Test(
+        "registrations racing fulfils and a request on three threads: every slot fulfilled or stopped, no stop lost, each run at most once and released exactly once"
+    )
+    func registrationsRacingRequest() {
+        let released = Counter()
+        for round in 0..<scaled(400) {
+            let runs = Recorder<Int>()
+            let fulfils = Atomic<Int>(0)
+            do {
+                let batch = PromiseBatch<Int>(count: 32)
+                onThreads(3) { thread in
+                    switch thread {
+                    case 0:
+                        for slot in 0..<32 {
+                            let token = ReleaseCounter(released)
+                            batch.cancelWhenRequested(slot) {
+                                token.touch()
+                                runs.record(slot)
+                            }
+                        }
+                    case 1:
+                        // The even slots only: an odd slot ends stopped, or its stop was lost.
+                        for step in 0..<16 where batch.fulfil((step * 14 + 2 * round) % 32, with: 1) {
+                            fulfils.add(1, ordering: .relaxed)
+                        }
+                    default:
+                        batch.all.requestCancellation()
+                    }
+                }
+                let stopped = runs.events
+                #expect(Set(stopped).count == stopped.count)
+                #expect(stopped.count + fulfils.load(ordering: .relaxed) == 32)
+                #expect((0..<32).allSatisfy { batch.isResolved($0) })
+            }
+            // Every stop released, whoever held it last: the sweep, a fulfil, the registration.
+            #expect(released.value == 32 * (round + 1))
+        }
+    }
+
+    @Test("stops of a batch dropped with its slots pending are released with it")
+    func stopsReleasedWithTheBatch() {
+        let released = Counter()
+        do {
+            let batch = PromiseBatch<Int>(count: 8, onRepeatedResolution: .ignore)
+            for slot in 0..<8 {
+                let token = ReleaseCounter(released)
+                batch.cancelWhenRequested(slot) { token.touch() }
+            }
+            #expect(batch.fulfil(3, with: 3))
+            #expect(released.value == 1)
+        }
+        #expect(released.value == 8)
+    }
+
     @Test("a slot handle keeps its batch alive: all is fulfilled through handles alone")
     func handlesKeepTheBatch() {
         var batch: PromiseBatch<Int>? = PromiseBatch(count: 2)
@@ -282,4 +352,18 @@ private final class Winners: @unchecked Sendable {
 
     var count: Int { wins.load(ordering: .relaxed) }
     var values: [Int] { (0..<size).map { slots[$0].load(ordering: .relaxed) } }
+}
+
+/// Counts its own release into a shared counter: a stop that captures one shows when the batch
+/// lets the stop go.
+private final class ReleaseCounter: Sendable {
+    private let counter: Counter
+
+    init(_ counter: Counter) {
+        self.counter = counter
+    }
+
+    func touch() {}
+
+    deinit { counter.increment() }
 }
