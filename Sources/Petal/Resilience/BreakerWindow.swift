@@ -27,12 +27,17 @@ import CPetal
 /// start never moves back.
 final class BreakerWindow: @unchecked Sendable {
     // @unchecked: every word is touched only through C atomics, at an address of its own.
+    /// The ring of buckets: period `p`'s is `p & ringMask`. A power of two at least `count`, so
+    /// that finding a call's bucket is a mask, not a division (see `PeriodDivisor`).
     private let buckets: UnsafeMutablePointer<petal_atomic_word>
+    private let ringMask: Int
+    /// The periods in the window.
     private let count: Int
     /// Calls per period (count window), or 0 (time window).
     private let callsPerBucket: Int
-    /// Nanoseconds per period (time window).
-    private let nanosecondsPerBucket: Int64
+    /// The period of a call: its number (count window) or its nanoseconds (time window) over
+    /// the period's length.
+    private let divisor: PeriodDivisor
     /// Calls recorded so far (count window): their period is this over ``callsPerBucket``.
     private let sequence: UnsafeMutablePointer<petal_atomic_word>
     /// The first period of the window: periods before it are not counted.
@@ -45,16 +50,18 @@ final class BreakerWindow: @unchecked Sendable {
         case .calls(let calls):
             count = Swift.min(calls, CircuitBreakerPolicy.largestBuckets)
             callsPerBucket = (calls + count - 1) / count
-            nanosecondsPerBucket = 1
+            divisor = PeriodDivisor(callsPerBucket)
         case .time(let duration, let buckets):
             count = buckets
             callsPerBucket = 0
             let (seconds, attoseconds) = duration.components
-            nanosecondsPerBucket = Swift.max(
-                1, (seconds * 1_000_000_000 + attoseconds / 1_000_000_000) / Int64(buckets))
+            divisor = PeriodDivisor(
+                Swift.max(1, Int((seconds * 1_000_000_000 + attoseconds / 1_000_000_000) / Int64(buckets))))
         }
-        buckets = .allocate(capacity: count)
-        buckets.initialize(repeating: petal_atomic_word(value: 0), count: count)
+        let ring = 1 << (Int.bitWidth - (count - 1).leadingZeroBitCount)
+        ringMask = ring - 1
+        buckets = .allocate(capacity: ringMask + 1)
+        buckets.initialize(repeating: petal_atomic_word(value: 0), count: ringMask + 1)
         sequence = .allocate(capacity: 2)
         sequence.initialize(repeating: petal_atomic_word(value: 0), count: 2)
         start = sequence + 1
@@ -75,14 +82,14 @@ final class BreakerWindow: @unchecked Sendable {
     /// The period of a call recorded now, `elapsed` nanoseconds after the breaker was made.
     func period(elapsed: Int64) -> Int {
         // Never before the breaker was made: a negative period would index before the buckets.
-        guard callsPerBucket > 0 else { return Int(Swift.max(elapsed, 0) / nanosecondsPerBucket) }
+        guard callsPerBucket > 0 else { return divisor.period(of: UInt64(Swift.max(elapsed, 0))) }
         // FULL (atomicAdd): a number of its own for every call, whatever the threads.
-        return Int(atomicAdd(1, to: sequence)) / callsPerBucket
+        return divisor.period(of: UInt64(atomicAdd(1, to: sequence)))
     }
 
     /// Counts a call in `period`.
     func record(period: Int, failed: Bool, slow: Bool) {
-        let bucket = buckets + period % count
+        let bucket = buckets + (period & ringMask)
         let tag = petal_word(truncatingIfNeeded: period) & Self.field
         let one: petal_word = 1 << 16 | (failed ? 1 << 32 : 0) | (slow ? 1 << 48 : 0)
         // ACQUIRE; then FULL exchanges, so that a bucket started afresh by another thread is
@@ -110,7 +117,7 @@ final class BreakerWindow: @unchecked Sendable {
         guard first <= period else { return totals }
         for past in first...period {
             // ACQUIRE: a bucket's word is its period and counts at once.
-            let seen = petal_atomic_word_load(buckets + past % count)
+            let seen = petal_atomic_word_load(buckets + (past & ringMask))
             guard seen & Self.field == petal_word(truncatingIfNeeded: past) & Self.field else { continue }
             totals.calls += Int((seen >> 16) & Self.field)
             totals.failures += Int((seen >> 32) & Self.field)
@@ -126,9 +133,9 @@ final class BreakerWindow: @unchecked Sendable {
     func restart(elapsed: Int64) {
         let period =
             callsPerBucket > 0
-            ? Int(petal_atomic_word_load(sequence)) / callsPerBucket
-            : Int(Swift.max(elapsed, 0) / nanosecondsPerBucket)
-        let bucket = buckets + period % count
+            ? divisor.period(of: UInt64(petal_atomic_word_load(sequence)))
+            : divisor.period(of: UInt64(Swift.max(elapsed, 0)))
+        let bucket = buckets + (period & ringMask)
         let tag = petal_word(truncatingIfNeeded: period) & Self.field
         // FULL exchanges, both ordered before the compare-and-swap that closes the breaker, so
         // that a call admitted in the new closed state counts in the emptied bucket from the new
@@ -139,5 +146,31 @@ final class BreakerWindow: @unchecked Sendable {
         {}
         var first = petal_atomic_word_load(start)
         while first < period && petal_atomic_word_exchange(start, &first, petal_word(period)) == 0 {}
+    }
+}
+
+/// Division by a period's length, as a multiplication: the window's every call finds its period
+/// this way, and a 64-bit division takes tens of cycles where a multiplication takes a few.
+///
+/// The reciprocal is rounded up (`ceil(2^64 / length)`), so the quotient is the division's
+/// exactly for a value below 2^64 / length (periods of 100 ms: the first three minutes of
+/// nanoseconds), and past it at most one more, only for a value within `value × length / 2^64`
+/// of the next multiple (periods of 100 ms: 5 ns after a quarter of an hour): a period that
+/// starts a few nanoseconds early. The quotient never decreases as `value` grows, so periods
+/// stay in order, and every thread computes the same one.
+struct PeriodDivisor {
+    /// `ceil(2^64 / length)`, or 0 for a length of 1 (the quotient is the value).
+    private let reciprocal: UInt64
+
+    init(_ length: Int) {
+        let length = UInt64(Swift.max(length, 1))
+        reciprocal = length == 1 ? 0 : UInt64.max / length + 1
+    }
+
+    /// `value` over the length.
+    @inline(__always)
+    func period(of value: UInt64) -> Int {
+        guard reciprocal != 0 else { return Int(truncatingIfNeeded: value) }
+        return Int(truncatingIfNeeded: value.multipliedFullWidth(by: reciprocal).high)
     }
 }

@@ -47,6 +47,45 @@ struct CircuitBreakerWindowTests {
         #expect(window.totals(upTo: next) == .init(calls: 1, failures: 0, slow: 0))
     }
 
+    @Test("a window of ten periods in a ring of sixteen buckets counts the last ten only")
+    func ringLargerThanWindow() {
+        let window = BreakerWindow(.time(.seconds(1), buckets: 10))
+        for period in 0..<40 { window.record(period: period, failed: period >= 35, slow: false) }
+        #expect(window.totals(upTo: 39) == .init(calls: 10, failures: 5, slow: 0))
+        // Period 23 shares period 39's bucket: older, so out of the window and not counted.
+        window.record(period: 23, failed: true, slow: false)
+        #expect(window.totals(upTo: 39) == .init(calls: 10, failures: 5, slow: 0))
+        #expect(window.totals(upTo: 45) == .init(calls: 4, failures: 4, slow: 0))
+        #expect(window.period(elapsed: 999_999_999) == 9 && window.period(elapsed: 1_000_000_000) == 10)
+    }
+
+    @Test("a period by multiplication is the division's, at and around every boundary, and never goes back")
+    func periodByMultiplication() {
+        for length in [1, 2, 3, 7, 10, 4_096, 100_000_000, 1_000_000_007, Int(Int32.max)] {
+            let divisor = PeriodDivisor(length)
+            var last = 0
+            for multiple in stride(from: 0, to: 20_000, by: 7) {
+                for offset in -1...1 {
+                    let value = Swift.max(0, multiple * length + offset)
+                    let period = divisor.period(of: UInt64(value))
+                    // Exact below 2^64 / length; past it, one more only just below a multiple.
+                    if UInt64(value) < UInt64.max / UInt64(length) {
+                        #expect(period == value / length, "\(value) / \(length)")
+                    } else {
+                        #expect(period == value / length || (period == value / length + 1 && offset == -1))
+                    }
+                    #expect(period >= last)
+                    last = period
+                }
+            }
+            // An hour of nanoseconds and more: the division's, or one more at most.
+            for value in [3_600_000_000_000, 1 << 50, (1 << 62) - 1] {
+                let period = divisor.period(of: UInt64(value))
+                #expect(period - value / length == 0 || period - value / length == 1)
+            }
+        }
+    }
+
     @Test("the word's moves: each only from the state and epoch it names")
     func wordMoves() {
         let closed = BreakerWord.closed
