@@ -54,6 +54,7 @@ extension PromiseBatch {
 
         /// Runs `stop` if ``PromiseBatch/all`` is given up on while the slot is pending, as
         /// ``PromiseBatch/cancelWhenRequested(_:stopping:)``.
+        @inlinable
         public func cancelWhenRequested(stopping stop: @escaping @Sendable () -> Void) {
             batch.cancelWhenRequested(index, stopping: stop)
         }

@@ -44,15 +44,21 @@ public final class PromiseBatch<Value> {
     /// Fulfilled with every slot's value, in slot order, when the last slot is fulfilled;
     /// cancelled by the first slot that fails, by a consumer's request, or when the batch is
     /// dropped with slots pending.
-    public var all: Future<[Value]> { result.future }
+    public var all: Future<[Value]> { Future(storage: result) }
 
     /// The number of slots.
     public var count: Int { storage.count }
 
-    /// The promise of ``all``: the batch is the producers' side, so dropping it drops the
-    /// promise, whose own rule cancels ``all`` if it is still pending, naming the batch's site.
+    /// The future of ``all``, which the batch resolves as a promise would: the batch is the
+    /// producers' side, so dropping it cancels ``all`` if it is still pending, naming the
+    /// batch's site, as a dropped promise does. Not a ``Promise``: that was one object more a
+    /// batch, holding no more than these two.
     @usableFromInline
-    let result: Promise<[Value]>
+    let result: FutureStorage<[Value]>
+
+    /// Where the batch was made, and what it does with a slot's repeated resolution.
+    @usableFromInline
+    let site: PromiseSite
 
     /// The slots, shared with the answer to a request on ``all`` (which must not hold the
     /// batch: that would keep the promise alive through its own future).
@@ -83,22 +89,29 @@ public final class PromiseBatch<Value> {
         // type up at run time (callgrind: about 1,000 instructions a batch, 32 a call of the
         // example service's fan-out at N = 32).
         self.init(
-            storage: PromiseBatchStorage<Value>(count: Self.boundedCount(count)),
-            result: Promise(storage: .makePending(), site: PromiseSite(fileID: fileID, line: line, policy: policy)))
+            storage: PromiseBatchStorage<Value>(count: Self.boundedCount(count)), result: .makePending(),
+            site: PromiseSite(fileID: fileID, line: line, policy: policy))
     }
 
     /// The batch of `storage`'s slots, fulfilling `result` once every slot is fulfilled.
     @usableFromInline
-    init(storage: PromiseBatchStorage<Value>, result: Promise<[Value]>) {
+    init(storage: PromiseBatchStorage<Value>, result: FutureStorage<[Value]>, site: PromiseSite) {
         self.storage = storage
         self.result = result
+        self.site = site
         if storage.count == 0 {
-            _ = result.future.storage.fulfil(with: [])
+            _ = result.fulfil(with: [])
         } else {
-            // Captures the slots, not the batch: a handler that held the batch would keep the
-            // promise alive through its own future, and a dropped batch would never abandon it.
-            result.cancelWhenRequested { storage.stopPending() }
+            // Captures the slots, not the batch: a stop that held the batch would keep it alive
+            // through its own future, and a dropped batch would never abandon it.
+            result.addProducerStop { storage.stopPending() }
         }
+    }
+
+    deinit {
+        // The producers' side is gone: nobody can resolve `all` any more, so it is cancelled
+        // rather than left pending, as a promise dropped unresolved cancels its future.
+        if !result.isResolved { site.abandon(result) }
     }
 
     /// The most slots a batch has: 16,777,216 (a larger count is reported and lowered to it).
@@ -118,6 +131,7 @@ public final class PromiseBatch<Value> {
     /// The handle of slot `index`, to hand to the completion handler that resolves it; it keeps
     /// the batch alive. A handle of an index outside the batch resolves nothing: each of its
     /// calls is refused and reported, as the batch's own calls with that index are.
+    @inlinable
     public subscript(index: Int) -> Slot {
         Slot(batch: self, index: index)
     }
@@ -131,9 +145,8 @@ public final class PromiseBatch<Value> {
     @discardableResult
     public func fulfil(_ index: Int, with value: Value) -> Bool {
         guard holds(index) else { return false }
-        // Borrowed through the promise, as the promise's own resolutions do: no retain and
-        // release of `all`'s storage per call.
-        let seen = result.withStorage { storage.fulfil(index, with: value, resolving: $0) }
+        // `all`'s storage, borrowed from the batch: no retain and release of it per call.
+        let seen = storage.fulfil(index, with: value, resolving: result)
         if seen == PromiseBatchStorage<Value>.pending { return true }
         reportRepeat(.fulfilled, seen: seen)
         return false
@@ -181,13 +194,16 @@ public final class PromiseBatch<Value> {
     /// reported, an ``PetalDiagnostic/Kind/adjustedArgument``), and one for a slot already
     /// resolved is dropped at once. For an index outside the batch, `stop` never runs (the call
     /// is reported). No lock is taken: a registration is two compare-and-swaps on the slot's word.
+    @inlinable
     public func cancelWhenRequested(_ index: Int, stopping stop: @escaping @Sendable () -> Void) {
         guard holds(index) else { return }
         if !storage.addStop(index, stop) { refuseSecondStop(index) }
     }
 
     /// Reports a second stop for slot `index`, which is dropped: a slot holds one.
-    private func refuseSecondStop(_ index: Int) {
+    @usableFromInline
+    @inline(never)
+    func refuseSecondStop(_ index: Int) {
         PetalDiagnostics.report(
             .named(.adjustedArgument, "PromiseBatch.cancelWhenRequested(_:stopping:)"),
             details: ["given": "a second stop for slot \(index)", "used": "the first: a slot holds one stop"])
@@ -226,8 +242,8 @@ public final class PromiseBatch<Value> {
     /// A rejection or cancellation of slot `index`, with its report if it came too late.
     private func fail(_ index: Int, _ kind: OutcomeKind, error: (any Error)?) -> Bool {
         guard holds(index) else { return false }
-        let failureSite = error == nil ? 0 : result.site.failureSite(of: [Value].self)
-        let seen = storage.fail(index, error: error, resolving: result.future.storage, failureSite: failureSite)
+        let failureSite = error == nil ? 0 : site.failureSite(of: [Value].self)
+        let seen = storage.fail(index, error: error, resolving: result, failureSite: failureSite)
         if seen == PromiseBatchStorage<Value>.pending { return true }
         reportRepeat(kind, seen: seen)
         return false
@@ -237,7 +253,6 @@ public final class PromiseBatch<Value> {
     @usableFromInline
     @inline(never)
     func reportRepeat(_ attempt: OutcomeKind, seen: petal_word) {
-        let site = result.site
         guard site.policy == .report, seen != PromiseBatchStorage<Value>.stopped else { return }
         if let file = site.repeatCacheFile, petal_repeat_count_cached(file, UInt(site.line)) != 0 { return }
         site.report(.repeatedResolution(attempt: attempt), valueType: Value.self)

@@ -213,6 +213,7 @@ final class PromiseBatchStorage<Value>: @unchecked Sendable {
     /// pending (at once, if it already was): the slot is then stopped, and never fulfilled.
     /// Returns `false`, keeping nothing, if the slot holds a stop already; `true` otherwise
     /// (a claimed slot's stop is dropped: it can never be needed).
+    @usableFromInline
     func addStop(_ index: Int, _ stop: @escaping @Sendable () -> Void) -> Bool {
         var seen = Self.pending
         // The cell is this registration's once the slot is `arming`.

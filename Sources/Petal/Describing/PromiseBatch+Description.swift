@@ -46,7 +46,7 @@ extension PromiseBatch: CustomStringConvertible, CustomDebugStringConvertible, C
         let shown = Swift.min(count, Self.describedSlotLimit)
         var slots = (0..<shown).map { slotState($0) }.joined(separator: ", ")
         if count > shown { slots += ", … \(count - shown) more" }
-        let site = "\(result.site.fileID):\(result.site.line)"
+        let site = "\(site.fileID):\(site.line)"
         return "\(StateText.typeName(of: PromiseBatch.self, debug: true))(\(counts); slots: [\(slots)]; "
             + "all: \(all.debugDescription); created at \(site))"
     }
