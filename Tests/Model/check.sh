@@ -4,7 +4,7 @@
 # (petal_combinator.pml: contributors and deciders sharing one word), the start gate
 # (petal_start_gate.pml), the concurrency limit (petal_limit.pml), the cancellation record
 # (petal_cancellation.pml), a timeout's deadline entry (petal_deadline.pml),
-# PromiseBatch's slots (petal_batch.pml), the circuit breaker's word (petal_breaker.pml) and its
+# PromiseBatch's slots (petal_batch.pml) and its stops' cells (petal_batch_cells.pml), the circuit breaker's word (petal_breaker.pml) and its
 # window's buckets (petal_breaker_window.pml), RetryBudget's tokens (petal_retry_budget.pml) and
 # CancellationPool's list (petal_cancellation_pool.pml), a job's state (petal_job_state.pml),
 # the diagnostics' site table (petal_site_tally.pml) and the C core's block cache
@@ -65,6 +65,9 @@ DEADLINE_BUGGY_VARIANTS="CANCEL_UNCHECKED FIRE_KEEPS_ENTRY SUBSCRIBE_FIRST"
 # a stop's cell written before its slot is claimed, and a claim that keeps an armed slot's stop.
 BATCH_BUGGY_VARIANTS="NO_CLAIM COUNT_BEFORE_VALUE STOP_WITHOUT_CLAIM REGISTER_IGNORES_REQUEST FAIL_WITHOUT_STOPS
 CELL_BEFORE_ARMING CLAIM_KEEPS_STOP"
+# Must fail (petal_batch_cells.pml): the cells installed by a plain store, a loser that writes
+# into its own cells, and a loser that frees the cells it found installed.
+BATCH_CELLS_BUGGY_VARIANTS="STORE_NOT_CAS KEEP_OWN FREE_WINNER"
 # Must fail (petal_breaker.pml): a trial that settles whatever half-open epoch it finds, an
 # ignored trial that keeps its place, a half-open breaker that admits past its trials, a failure
 # that trips whatever state the word is in, and a half-open before the open duration is over.
@@ -107,7 +110,7 @@ done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/petal-model.XXXXXX") || exit 2
 if [ "${KEEP:-0}" = 1 ]; then echo "build directory: $work"; else trap 'rm -rf "$work"' EXIT; trap 'exit 129' HUP INT PIPE TERM; fi
-cp "$here/$model" "$here/petal_wait.pml" "$here/petal_combinator.pml" "$here/petal_start_gate.pml" "$here/petal_limit.pml" "$here/petal_cancellation.pml" "$here/petal_deadline.pml" "$here/petal_batch.pml" "$here/petal_breaker.pml" "$here/petal_breaker_window.pml" "$here/petal_retry_budget.pml" "$here/petal_cancellation_pool.pml" "$here/petal_job_state.pml" "$here/petal_site_tally.pml" "$here/petal_block_cache.pml" "$work/" || exit 2
+cp "$here/$model" "$here/petal_wait.pml" "$here/petal_combinator.pml" "$here/petal_start_gate.pml" "$here/petal_limit.pml" "$here/petal_cancellation.pml" "$here/petal_deadline.pml" "$here/petal_batch.pml" "$here/petal_batch_cells.pml" "$here/petal_breaker.pml" "$here/petal_breaker_window.pml" "$here/petal_retry_budget.pml" "$here/petal_cancellation_pool.pml" "$here/petal_job_state.pml" "$here/petal_site_tally.pml" "$here/petal_block_cache.pml" "$work/" || exit 2
 cd "$work" || exit 2
 
 status=0
@@ -268,6 +271,12 @@ model=petal_batch.pml
 opt=-O2
 must_verify batch
 must_fail $BATCH_BUGGY_VARIANTS
+
+# PromiseBatch's stops' cells: three registrations racing to make and install them.
+model=petal_batch_cells.pml
+opt=-O0
+must_verify batch-cells
+must_fail $BATCH_CELLS_BUGGY_VARIANTS
 
 # The circuit breaker's word: three callers of two calls each (closed calls that may trip it,
 # trials that succeed, fail or are cancelled) and the clock, with two trial calls; then one.

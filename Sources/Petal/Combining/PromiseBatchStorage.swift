@@ -42,8 +42,8 @@ final class PromiseBatchStorage<Value>: @unchecked Sendable {
     @usableFromInline
     let count: Int
 
-    /// The slots' claim words, then the count still to fulfil (`slotWords + count`), then the
-    /// flag (`slotWords + count + 1`).
+    /// The slots' claim words, then the count still to fulfil (`slotWords + count`), the flag
+    /// (`slotWords + count + 1`) and the stops' cells' address (`slotWords + count + 2`).
     @usableFromInline
     let slotWords: UnsafeMutablePointer<petal_atomic_word>
 
@@ -54,10 +54,11 @@ final class PromiseBatchStorage<Value>: @unchecked Sendable {
     /// Nonzero once `all` was given up on: a stop registered later runs at once.
     private let requested: UnsafeMutablePointer<petal_atomic_word>
 
-    /// The slots' stops, each initialised only while its slot is `armed` (or `arming`, by the
-    /// registration that writes it).
+    /// The address of the slots' stops' cells, 0 until the first registration makes them (see
+    /// ``installCells()``); each cell is initialised only while its slot is `armed` (or
+    /// `arming`, by the registration that writes it).
     @usableFromInline
-    let stopCells: UnsafeMutablePointer<BatchSlotStop>
+    let cellsWord: UnsafeMutablePointer<petal_atomic_word>
 
     /// The values, each initialised only once its slot is claimed for a fulfil.
     @usableFromInline
@@ -83,31 +84,35 @@ final class PromiseBatchStorage<Value>: @unchecked Sendable {
     @usableFromInline
     static var armed: petal_word { 5 }
 
-    /// Makes `count` pending slots: words and values in one allocation, the stops' cells in another.
+    /// Makes `count` pending slots: words and values in one allocation; the stops' cells come
+    /// with the first stop.
     @usableFromInline
     init(count: Int) {
         self.count = count
         let layout = Self.layout(count: count)
         let base = UnsafeMutableRawPointer.allocate(byteCount: layout.bytes, alignment: layout.alignment)
-        slotWords = base.bindMemory(to: petal_atomic_word.self, capacity: count + 2)
+        slotWords = base.bindMemory(to: petal_atomic_word.self, capacity: count + 3)
         slotWords.initialize(repeating: petal_atomic_word(value: Self.pending), count: count)
         remaining = slotWords + count
         remaining.initialize(to: petal_atomic_word(value: petal_word(count)))
         requested = slotWords + count + 1
         requested.initialize(to: petal_atomic_word(value: 0))
+        cellsWord = slotWords + count + 2
+        cellsWord.initialize(to: petal_atomic_word(value: 0))
         values = (base + layout.values).bindMemory(to: Value.self, capacity: count)
-        stopCells = .allocate(capacity: count)
     }
 
     /// Where the values start in the allocation, its size and alignment.
     ///
-    /// The stops' cells are an allocation of their own: with them here, the block of a batch of
-    /// 32 `Int`s passed 1,024 bytes, past glibc's thread cache and small bins, and every batch
-    /// paid for its large-block path and the consolidation of the fast bins it runs first
-    /// (callgrind, the example service's fan-out: about 200 instructions a call).
+    /// The stops' cells are an allocation of their own, made by the first stop: with them here,
+    /// the block of a batch of 32 `Int`s passed 1,024 bytes, past glibc's thread cache and small
+    /// bins, and every batch paid for its large-block path and the consolidation of the fast
+    /// bins it runs first (callgrind, the example service's fan-out: about 200 instructions a
+    /// call); made with the batch, they were an allocation more for every batch that registers
+    /// no stop (the suite's fan-out: three requests in four).
     private static func layout(count: Int) -> (values: Int, bytes: Int, alignment: Int) {
         let alignment = max(MemoryLayout<petal_atomic_word>.alignment, MemoryLayout<Value>.alignment)
-        let words = (count + 2) * MemoryLayout<petal_atomic_word>.stride
+        let words = (count + 3) * MemoryLayout<petal_atomic_word>.stride
         let values = (words + MemoryLayout<Value>.alignment - 1) & ~(MemoryLayout<Value>.alignment - 1)
         return (values, values + count * MemoryLayout<Value>.stride, alignment)
     }
@@ -116,12 +121,13 @@ final class PromiseBatchStorage<Value>: @unchecked Sendable {
         // Nobody else holds the batch: the acquire loads see every claim, stop and value written.
         // A count at zero means the values were moved into `all`'s array.
         let valuesLeft = petal_atomic_word_load(remaining) != 0
+        let cells = UnsafeMutablePointer<BatchSlotStop>(bitPattern: UInt(petal_atomic_word_load(cellsWord)))
         for index in 0..<count {
             let word = petal_atomic_word_load(slotWords + index)
-            if word == Self.armed { (stopCells + index).deinitialize(count: 1) }
+            if word == Self.armed { (cells.unsafelyUnwrapped + index).deinitialize(count: 1) }
             if valuesLeft && word == Self.fulfilled { (values + index).deinitialize(count: 1) }
         }
-        stopCells.deallocate()
+        cells?.deallocate()
         UnsafeMutableRawPointer(slotWords).deallocate()
     }
 
@@ -161,6 +167,42 @@ final class PromiseBatchStorage<Value>: @unchecked Sendable {
             }
         }
         return seen
+    }
+
+    /// The stops' cells, once a registration made them: read by a thread that moved a slot out
+    /// of `armed`, or by the registration that armed it.
+    @usableFromInline
+    var stopCells: UnsafeMutablePointer<BatchSlotStop> {
+        @inline(__always) get {
+            // ACQUIRE, though the slot's move already ordered it: the cells were installed before the
+            // registration's FULL move to `armed` that this thread's move or the registration saw.
+            UnsafeMutablePointer(bitPattern: UInt(petal_atomic_word_load(cellsWord))).unsafelyUnwrapped
+        }
+    }
+
+    /// The stops' cells for a registration: those installed, or made now by this registration if
+    /// no other made them first, so that a batch that registers no stop allocates none.
+    @inline(__always)
+    func cellsForRegistration() -> UnsafeMutablePointer<BatchSlotStop> {
+        // ACQUIRE: cells installed by another registration are seen by their address (nothing
+        // written into them is read here).
+        let seen = petal_atomic_word_load(cellsWord)
+        return seen != 0 ? UnsafeMutablePointer(bitPattern: UInt(seen)).unsafelyUnwrapped : installCells()
+    }
+
+    /// Makes the stops' cells and installs them, unless another registration did first: two
+    /// registrations racing each make cells; the first compare-and-swap installs its own, and
+    /// the other frees its own and uses those (`Tests/Model/petal_batch_cells.pml`). Once a
+    /// batch; not inlined.
+    @inline(never)
+    func installCells() -> UnsafeMutablePointer<BatchSlotStop> {
+        var seen: petal_word = 0
+        let made = UnsafeMutablePointer<BatchSlotStop>.allocate(capacity: count)
+        // FULL: installs the cells once, before this registration's move to `armed` publishes
+        // the cell it writes there.
+        if petal_atomic_word_exchange(cellsWord, &seen, petal_word(UInt(bitPattern: made))) != 0 { return made }
+        made.deallocate()
+        return UnsafeMutablePointer(bitPattern: UInt(seen)).unsafelyUnwrapped
     }
 
     /// Releases slot `index`'s stop, which this thread took by moving the slot out of `armed`.
@@ -218,11 +260,12 @@ final class PromiseBatchStorage<Value>: @unchecked Sendable {
         var seen = Self.pending
         // The cell is this registration's once the slot is `arming`.
         guard moveSlot(index, from: &seen, to: Self.arming) else { return !Self.isOpen(seen) }
-        (stopCells + index).initialize(to: BatchSlotStop(stop: stop))
+        let cell = cellsForRegistration() + index
+        cell.initialize(to: BatchSlotStop(stop: stop))
         seen = Self.arming
         guard moveSlot(index, from: &seen, to: Self.armed) else {
             // A fulfil or a failure claimed the slot meanwhile and left the cell here.
-            (stopCells + index).deinitialize(count: 1)
+            cell.deinitialize(count: 1)
             return true
         }
         // ACQUIRE, after the FULL move to `armed`: either this sees the flag, or the sweep that

@@ -190,6 +190,29 @@ struct PromiseBatchTests {
         }
     }
 
+    @Test("the first stops, registered on two threads at once, share the cells one of them made: each runs once")
+    func firstStopsRacing() {
+        let released = Counter()
+        for round in 0..<scaled(3_000) {
+            let runs = Recorder<Int>()
+            do {
+                let batch = PromiseBatch<Int>(count: 8)
+                onThreads(2) { thread in
+                    for slot in stride(from: thread, to: 8, by: 2) {
+                        let token = ReleaseCounter(released)
+                        batch.cancelWhenRequested(slot) {
+                            token.touch()
+                            runs.record(slot)
+                        }
+                    }
+                }
+                batch.all.requestCancellation()
+                #expect(runs.events.sorted() == Array(0..<8))
+            }
+            #expect(released.value == 8 * (round + 1))
+        }
+    }
+
     @Test("stops of a batch dropped with its slots pending are released with it")
     func stopsReleasedWithTheBatch() {
         let released = Counter()
