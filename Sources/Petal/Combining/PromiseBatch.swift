@@ -121,10 +121,7 @@ public final class PromiseBatch<Value> {
     @usableFromInline
     static func boundedCount(_ count: Int) -> Int {
         let bounded = Swift.min(Swift.max(count, 0), largestCount)
-        if bounded != count {
-            PetalDiagnostics.report(
-                .named(.adjustedArgument, "PromiseBatch.count"), details: ["given": "\(count)", "used": "\(bounded)"])
-        }
+        if bounded != count { reportAdjusted("PromiseBatch.count", given: "\(count)", used: "\(bounded)") }
         return bounded
     }
 
@@ -204,9 +201,9 @@ public final class PromiseBatch<Value> {
     @usableFromInline
     @inline(never)
     func refuseSecondStop(_ index: Int) {
-        PetalDiagnostics.report(
-            .named(.adjustedArgument, "PromiseBatch.cancelWhenRequested(_:stopping:)"),
-            details: ["given": "a second stop for slot \(index)", "used": "the first: a slot holds one stop"])
+        Self.reportAdjusted(
+            "PromiseBatch.cancelWhenRequested(_:stopping:)", given: "a second stop for slot \(index)",
+            used: "the first: a slot holds one stop")
     }
 
     /// Whether slot `index` was resolved (or stopped); `false` for an index outside the batch.
@@ -234,9 +231,13 @@ public final class PromiseBatch<Value> {
     @usableFromInline
     @inline(never)
     func refuse(_ index: Int) {
-        PetalDiagnostics.report(
-            .named(.adjustedArgument, "PromiseBatch index"),
-            details: ["given": "\(index)", "used": "none: the batch has \(storage.count) slots"])
+        Self.reportAdjusted("PromiseBatch index", given: "\(index)", used: "none: the batch has \(storage.count) slots")
+    }
+
+    /// A batch's reports of a value it could not honour as given (an
+    /// ``PetalDiagnostic/Kind/adjustedArgument``): the count, an index, a second stop.
+    static func reportAdjusted(_ parameter: StaticString, given: String, used: String) {
+        PetalDiagnostics.report(.named(.adjustedArgument, parameter), details: ["given": given, "used": used])
     }
 
     /// A rejection or cancellation of slot `index`, with its report if it came too late.

@@ -65,24 +65,18 @@ final class PromiseBatchStorage<Value>: @unchecked Sendable {
     let values: UnsafeMutablePointer<Value>
 
     /// A slot nobody has resolved, with no stop.
-    @usableFromInline
-    static var pending: petal_word { 0 }
+    @usableFromInline static var pending: petal_word { 0 }
     /// A slot claimed by a fulfil: its value is written (or about to be).
-    @usableFromInline
-    static var fulfilled: petal_word { 1 }
+    @usableFromInline static var fulfilled: petal_word { 1 }
     /// A slot claimed by a rejection or a cancellation.
-    @usableFromInline
-    static var failed: petal_word { 2 }
+    @usableFromInline static var failed: petal_word { 2 }
     /// A slot claimed by its stop, after `all` was given up on: what its producer sends later was
     /// on its way, and is not a repeat.
-    @usableFromInline
-    static var stopped: petal_word { 3 }
+    @usableFromInline static var stopped: petal_word { 3 }
     /// A pending slot whose stop is being written, by the registration that moved it here.
-    @usableFromInline
-    static var arming: petal_word { 4 }
+    @usableFromInline static var arming: petal_word { 4 }
     /// A pending slot holding its stop.
-    @usableFromInline
-    static var armed: petal_word { 5 }
+    @usableFromInline static var armed: petal_word { 5 }
 
     /// Makes `count` pending slots: words and values in one allocation; the stops' cells come
     /// with the first stop.
