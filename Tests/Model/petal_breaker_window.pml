@@ -3,6 +3,10 @@
  * (Sources/Petal/Resilience/BreakerWindow.swift): words moved by compare-and-swap from any
  * number of threads, never under a lock.
  *
+ * Each period has a bucket in each of the window's stripes (a thread counts in its own); the
+ * stripes share no word and each bucket moves as the one here, so that one is the model of each
+ * (the totals sum them, and a restart empties each in turn before it raises `start`).
+ *
  * A bucket is one word: the period it counts (a slice of time, or a run of calls) and its
  * count of calls (the failures and slow calls beside it move with it and are left out here:
  * they are bits of the same word, set by the same moves). Its moves, each a FULL

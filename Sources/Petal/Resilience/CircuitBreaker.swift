@@ -45,8 +45,9 @@ import CPetal
 /// Cost: the closed path takes no lock: one load of the state word when the call starts and
 /// one when it ends, two readings of the clock (to find slow calls; one for a hedged call
 /// answered before its hedge, see ``HedgingPolicy/breaker``), and one compare-and-swap
-/// on a bucket of the window (a count window numbers its calls with one more, on a word all
-/// calls share); a failed or slow call also reads the window's buckets, up to 64. Only a change of state
+/// on a bucket of the window, in cache lines of its thread's stripe (a count window numbers
+/// its calls with one more, on a word all calls share); a failed or slow call also reads the
+/// window's buckets, 8 stripes of up to 64. Only a change of state
 /// moves the state word, by compare-and-swap (see `BreakerWord`, and the model that checks
 /// those moves, `Tests/Model/petal_breaker.pml`; the window's buckets have theirs,
 /// `Tests/Model/petal_breaker_window.pml`).

@@ -13,6 +13,9 @@ enum LineWords {
     /// A block: two cache lines.
     private static let blockBytes = 128
     private static let perBlock = blockBytes / MemoryLayout<petal_atomic_word>.stride
+    /// The words in a block: a region of this many words from a block's start has its lines
+    /// to itself.
+    static var wordsPerBlock: Int { perBlock }
 
     /// `count` words (rounded up to whole blocks, all of them zero), starting a block.
     static func allocate(_ count: Int) -> UnsafeMutablePointer<petal_atomic_word> {

@@ -36,6 +36,37 @@ struct CircuitBreakerWindowTests {
         #expect(window.totals(upTo: 0) == .init(calls: 65_535, failures: 0, slow: 0))
     }
 
+    @Test("calls counted on 16 threads at once sum exactly over the stripes, and a restart empties every stripe")
+    func stripesSumAndRestart() {
+        let threads = 16
+        let perThread = 2_000
+        for round in 0..<20 {
+            let window = BreakerWindow(.time(.seconds(1), buckets: 10))
+            // Two periods: the restart empties the later one in every stripe; the earlier one
+            // stays counted until the window's new start leaves it out.
+            onThreads(threads) { thread in
+                for call in 0..<perThread {
+                    window.record(period: 3 + call % 2, failed: (thread + call) % 3 == 0, slow: call % 5 == 0)
+                }
+            }
+            var failures = 0
+            var slow = 0
+            for thread in 0..<threads {
+                for call in 0..<perThread {
+                    failures += (thread + call) % 3 == 0 ? 1 : 0
+                    slow += call % 5 == 0 ? 1 : 0
+                }
+            }
+            #expect(
+                window.totals(upTo: 4) == .init(calls: threads * perThread, failures: failures, slow: slow),
+                "round \(round)")
+            window.restart(elapsed: 400_000_000)  // period 4
+            #expect(window.totals(upTo: 4) == .init(), "round \(round)")
+            onThreads(threads) { _ in window.record(period: 4, failed: true, slow: false) }
+            #expect(window.totals(upTo: 4) == .init(calls: threads, failures: threads, slow: 0), "round \(round)")
+        }
+    }
+
     @Test("a count window restarts in its current run of calls, without the calls before")
     func countWindowRestart() {
         let window = BreakerWindow(.calls(200))  // 64 buckets of 4 calls
