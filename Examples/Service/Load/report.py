@@ -31,6 +31,8 @@ VARIANTS = ["petal", "async", "nio", "callbacks", "hedged", "limited", "resilien
 FLOOR = "callbacks"
 TABLE_PERCENTILES = ["50", "90", "99", "99.9"]
 BEGIN = "<!-- service-results:begin -->"
+PAIRS_BEGIN = "<!-- service-pairs:begin -->"
+PAIRS_END = "<!-- service-pairs:end -->"
 END = "<!-- service-results:end -->"
 CONNECTIONS = 16
 
@@ -523,15 +525,22 @@ def summarize(args):
 
 
 def pairs(args):
-    """The paired table alone (`Scripts/service --only pairs`), from the rounds' lines."""
+    """The paired table alone (`Scripts/service --only pairs`), from the rounds' lines; with
+    `--readme`, also the README's section of long paired runs, headed by when and where it ran."""
     with open(args.pairs) as file:
         entries = [json.loads(line) for line in file if line.strip()]
     problems = [problem for entry in entries for problem in entry["problems"]]
-    print(
-        paired_markdown(
-            paired_table(entries), args.rounds, args.duration, paired_table(entries, "difference_us_per_call_sent")
-        )
+    table = paired_markdown(
+        paired_table(entries), args.rounds, args.duration, paired_table(entries, "difference_us_per_call_sent")
     )
+    print(table)
+    if args.readme and not problems:
+        meta = dict(item.split("=", 1) for item in args.env)
+        heading = (
+            f"Run of {meta.get('date', '?')} on {meta.get('machine', '?')}, commit {meta.get('commit', '?')}: "
+            f"`Scripts/service --only pairs --readme` with {args.rounds} rounds of {args.duration} s.\n\n"
+        )
+        replace_section(args.readme, heading + table, PAIRS_BEGIN, PAIRS_END)
     exit_with(problems)
 
 
@@ -558,6 +567,8 @@ def main():
     only_pairs.add_argument("--pairs", required=True)
     only_pairs.add_argument("--rounds", type=int, required=True)
     only_pairs.add_argument("--duration", type=int, required=True)
+    only_pairs.add_argument("--readme")
+    only_pairs.add_argument("--env", action="append", default=[])
     summary = commands.add_parser("summarize")
     summary.add_argument("--runs", required=True)
     summary.add_argument("--final-stats", required=True)
