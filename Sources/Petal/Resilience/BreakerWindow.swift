@@ -13,7 +13,9 @@ import CPetal
 /// hundred cycles, which callgrind does not see). So each period has a bucket in each of
 /// ``stripeCount`` rings, a thread counts in the ring of its stripe (`ThreadStripe`), each ring
 /// in cache lines of its own, and the totals sum the rings: a call writes one line that the
-/// other cores rarely touch, and the rarer failed or slow call reads a few more.
+/// other cores rarely touch, and the rarer failed or slow call reads a few more. Measured: two
+/// threads running calls through one closed breaker took 380 ns a call each with one ring, 165
+/// with the stripes (one thread alone: 120); a call costs 18 instructions more (callgrind).
 ///
 /// ```
 ///   bits  0-15  period    the bucket's period number, wrapping (a time slice, or a run of calls)
