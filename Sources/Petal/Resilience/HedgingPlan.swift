@@ -12,7 +12,7 @@
 final class HedgingPlan: @unchecked Sendable {
     // @unchecked: every property is a `let` of a `Sendable` type but `budgetMark`, an address
     // used only as an identity (compared, never read through), of a budget `values` holds.
-    /// The policy's values, as given.
+    /// A policy's values, as given.
     struct Values: Sendable {
         var copies: Int
         var delay: Duration
@@ -23,7 +23,6 @@ final class HedgingPlan: @unchecked Sendable {
         var breaker: CircuitBreaker?
     }
 
-    let values: Values
     /// ``HedgingPolicy/copies`` brought into `1...maximumCopies`.
     let copies: Int
     /// ``HedgingPolicy/delay`` brought into `0...DeadlineClock.longestWait`.
@@ -43,6 +42,9 @@ final class HedgingPlan: @unchecked Sendable {
     /// long as this plan lives, and a call holds the plan.
     let breaker: Unmanaged<CircuitBreaker>?
     let adaptiveDelay: Unmanaged<LatencyPercentile>?
+    /// The policy's values, as given. Last: the derived values above are what a call reads, and
+    /// they share the object's first cache lines (see `CircuitBreaker.word`).
+    let values: Values
 
     init(_ values: Values) {
         self.values = values

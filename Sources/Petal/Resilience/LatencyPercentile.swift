@@ -52,6 +52,13 @@ public final class LatencyPercentile: @unchecked Sendable {
     // @unchecked: `histogram` and `delayWord` are C atomics; `turnedAt` is only touched under
     // `refreshing`; everything else is immutable.
 
+    /// The delay now, in nanoseconds; then the share of calls timed, less one (a power of two
+    /// less one: a call is timed when the low bits of its start under it are zero). Read by every
+    /// hedged call, written only under `refreshing`, on lines of their own.
+    /// First, so that the call finds it in the object's first cache line (see
+    /// `CircuitBreaker.word`).
+    private let delayWord: UnsafeMutablePointer<petal_atomic_word>
+
     /// The percentile, as a fraction of the calls (0.95: the 95th percentile), in
     /// `0.5...0.999`: a value below is read as 0.5 (a hedge at the median already doubles half
     /// the calls), above (or not a number) as 0.999; both are reported when this is made.
@@ -69,10 +76,6 @@ public final class LatencyPercentile: @unchecked Sendable {
     public let clock: DeadlineClock
 
     private let histogram: LatencyHistogram
-    /// The delay now, in nanoseconds; then the share of calls timed, less one (a power of two
-    /// less one: a call is timed when the low bits of its start under it are zero). Read by every
-    /// hedged call, written only under `refreshing`, on lines of their own.
-    private let delayWord: UnsafeMutablePointer<petal_atomic_word>
     private var shareWord: UnsafeMutablePointer<petal_atomic_word> { delayWord + 1 }
     /// Taken by the thread that reads the percentile again; never waited for.
     private let refreshing = Monitor()
