@@ -74,9 +74,9 @@ BATCH_CELLS_BUGGY_VARIANTS="STORE_NOT_CAS KEEP_OWN FREE_WINNER"
 BREAKER_BUGGY_VARIANTS="NO_EPOCH_CHECK NO_PERMIT_RETURN UNBOUNDED_TRIALS BLIND_TRIP EARLY_HALF_OPEN"
 # Must fail (petal_breaker_window.pml): a record that stores without comparing, one that keeps an
 # older period's count under its own, an older period's call counted in a newer one's bucket, a
-# restart that empties a newer period's bucket, a count past its field, and the window's start
-# stored rather than raised.
-WINDOW_BUGGY_VARIANTS="LOST_UPDATE NO_FRESH_START OLD_INTO_NEW ERASE_NEWER NO_SATURATION LOWER_START"
+# restart that empties a newer period's bucket, a count past its field (and one that passes it
+# by a sampled success's weight), and the window's start stored rather than raised.
+WINDOW_BUGGY_VARIANTS="LOST_UPDATE NO_FRESH_START OLD_INTO_NEW ERASE_NEWER NO_SATURATION SATURATION_BY_ONE LOWER_START"
 # Must fail (petal_retry_budget.pml): a spend that stores without comparing, a deposit past the
 # burst, a spend that does not look for a whole token, and a token given back past the burst.
 BUDGET_BUGGY_VARIANTS="LOST_UPDATE NO_CAP UNCHECKED_WITHDRAW GIVE_BACK_UNCAPPED"

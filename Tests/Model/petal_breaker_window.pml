@@ -12,10 +12,11 @@
  * they are bits of the same word, set by the same moves). Its moves, each a FULL
  * compare-and-swap (sequentially consistent here) from the value a load saw, retried from the
  * value found when it fails:
- *   record  (BreakerWindow.record)    a call of period p:
- *                                       bucket holds p, count < FIELD  ->  count + 1
- *                                       bucket holds p, count = FIELD  ->  nothing (saturated)
- *                                       bucket holds an older period   ->  p, count 1
+ *   record  (BreakerWindow.record)    a call of period p, of weight w (1, or the calls a
+ *                                     sampled success stands for):
+ *                                       bucket holds p, count + w <= FIELD  ->  count + w
+ *                                       bucket holds p, count + w > FIELD   ->  nothing (saturated)
+ *                                       bucket holds an older period        ->  p, count w
  *                                       bucket holds a newer period    ->  nothing (the call
  *                                         is out of the window)
  *   restart (BreakerWindow.restart)   the breaker closing at period p: a bucket holding p or
@@ -25,9 +26,9 @@
  * wrapped difference, which the unit tests cover (CircuitBreakerWindowTests).
  *
  * RECORDERS threads each record one call, of a period left to chance (a thread that read the
- * clock long ago records an old one); RESTARTERS threads each restart at a period left to
- * chance. Ghost counters say what each caller was told: made[p], the calls of period p that a
- * record counted; cleared[p], those of them a fresh start or a restart then emptied.
+ * clock long ago records an old one), the first of weight 2 and the others of 1; RESTARTERS threads each restart at a period left to
+ * chance. Ghost counters say what each caller was told: made[p], the calls (weights) of period p
+ * that a record counted; cleared[p], those of them a fresh start or a restart then emptied.
  *
  * Checked after every move (the only steps that change the words or the ghosts, so in every
  * state): the bucket's count is exactly the calls of its period counted and
@@ -39,12 +40,13 @@
  * Seeded bugs (must fail): LOST_UPDATE (a record stores its new value without comparing),
  * NO_FRESH_START (a record keeps an older period's count under its own), OLD_INTO_NEW (a call
  * of an older period counted in the newer one's bucket), ERASE_NEWER (a restart empties a
- * bucket a newer period took), NO_SATURATION (the count passes its field), LOWER_START (start
- * stored, not raised, so that a late restart moves it back).
+ * bucket a newer period took), NO_SATURATION (the count passes its field), SATURATION_BY_ONE
+ * (saturation checked as if every call weighed one, so that a weighted call carries past the
+ * field), LOWER_START (start stored, not raised, so that a late restart moves it back).
  */
 /* The functions of BreakerWindow that move its words (Scripts/check-model-conformance):
    @driver record
-     Swift BreakerWindow.record(period:failed:slow:)
+     Swift BreakerWindow.record(period:failed:slow:weight:)
    @driver restart
      Swift BreakerWindow.restart(elapsed:)
 */
@@ -77,7 +79,7 @@ inline consistent() {
     od
 }
 
-proctype recorder() {
+proctype recorder(byte w) {
     byte p, seenTag, seenCount, nextCount;
     if :: p = 0 :: p = 1 :: p = 2 fi;
     atomic { seenTag = tag; seenCount = count }  /* the load (ACQUIRE) */
@@ -88,20 +90,24 @@ proctype recorder() {
 #ifdef NO_SATURATION
             skip;
 #else
+#ifdef SATURATION_BY_ONE
             if :: seenCount >= FIELD -> break :: else -> skip fi;
+#else
+            if :: seenCount + w > FIELD -> break :: else -> skip fi;
 #endif
-            nextCount = seenCount + 1
+#endif
+            nextCount = seenCount + w
         :: seenTag < p ->
 #ifdef NO_FRESH_START
-            nextCount = seenCount + 1
+            nextCount = seenCount + w
 #else
-            nextCount = 1
+            nextCount = w
 #endif
         :: seenTag > p ->
 #ifdef OLD_INTO_NEW
             atomic {
                 if
-                :: tag == seenTag && count == seenCount -> count++; made[p]++; consistent(); break
+                :: tag == seenTag && count == seenCount -> count = count + w; made[p] = made[p] + w; consistent(); break
                 :: else -> seenTag = tag; seenCount = count
                 fi
             }
@@ -125,7 +131,7 @@ proctype recorder() {
 #endif
                 :: else -> skip
                 fi;
-                tag = p; count = nextCount; made[p]++;
+                tag = p; count = nextCount; made[p] = made[p] + w;
                 consistent();
                 break
             :: else -> seenTag = tag; seenCount = count
@@ -176,9 +182,11 @@ proctype restarter() {
 
 init {
     atomic {
-        byte i = 0;
+        /* The first recorder's call is a sampled success of weight 2; the others count 1 each. */
+        run recorder(2);
+        byte i = 1;
         do
-        :: i < RECORDERS -> run recorder(); i++
+        :: i < RECORDERS -> run recorder(1); i++
         :: else -> break
         od;
         i = 0;

@@ -205,6 +205,7 @@ func petalOnly(_ operation: String) -> ((Int) -> Void)? {
     case "limit admission": TailRequest.limited
     case "adaptive hedged call": TailRequest.adaptiveHedged
     case "breaker call": TailRequest.breakerCall
+    case "sampled breaker call": TailRequest.sampledBreakerCall
     case "resilient call": TailRequest.resilientCall
     case "fused resilient call": TailRequest.fusedResilientCall
     case "timeout": DeadlineRequest.timeout

@@ -30,6 +30,9 @@ import CPetal
 /// breaker moves ``start`` to the current period and empties its bucket, so a closed breaker
 /// starts from nothing.
 ///
+/// A busy time window samples its successes (see ``successMask``): a success counted stands
+/// for as many calls as the mask lets through one of, and moves its bucket by that many.
+///
 /// The buckets' moves (`record`, `restart`) and the start's are checked by
 /// `Tests/Model/petal_breaker_window.pml`: a bucket's count is exactly its own period's calls
 /// counted and not emptied, a call is dropped only when a newer period holds its bucket, and the
@@ -54,6 +57,13 @@ final class BreakerWindow: @unchecked Sendable {
     private let sequence: UnsafeMutablePointer<petal_atomic_word>
     /// The first period of the window: periods before it are not counted.
     private let start: UnsafeMutablePointer<petal_atomic_word>
+    /// ``successMask``'s word: stored, never compared, by the threads that start a period. The
+    /// breaker's, beside its state word, where a call that is not counted reads it with the
+    /// line it loaded as it began; or one of this window's own.
+    private let maskWord: UnsafeMutablePointer<petal_atomic_word>
+    /// Whether successes may be sampled: a time window whose breaker reads real time, whose
+    /// low bits say nothing of a call's outcome (a manual clock's do not move by themselves).
+    private let samples: Bool
 
     private static let field: petal_word = (1 << 16) - 1
     /// The rings' count is `1 << stripeBits`: 8, enough that the threads of a server's few
@@ -61,7 +71,19 @@ final class BreakerWindow: @unchecked Sendable {
     private static let stripeBits = 3
     static var stripeCount: Int { 1 << stripeBits }
 
-    init(_ window: CircuitBreakerPolicy.Window) {
+    /// The samples a window should hold before successes are sampled: the rates read within a
+    /// few percent (the failures and slow calls, counted every one, are exact).
+    static let samplesPerWindow = 1_024
+    /// The smallest share of successes counted: one in this many.
+    static let largestShare = 64
+
+    /// A window of `window`'s periods; `sampling`: whether a time window may count its
+    /// successes by sampling (see ``successMask``), into `maskWord` if given (its owner
+    /// initialises and frees it).
+    init(
+        _ window: CircuitBreakerPolicy.Window, sampling: Bool = false,
+        maskWord: UnsafeMutablePointer<petal_atomic_word>? = nil
+    ) {
         switch window {
         case .calls(let calls):
             count = Swift.min(calls, CircuitBreakerPolicy.largestBuckets)
@@ -78,9 +100,11 @@ final class BreakerWindow: @unchecked Sendable {
         ringMask = ring - 1
         stripeStride = Swift.max(ring, LineWords.wordsPerBlock)
         buckets = LineWords.allocate(Self.stripeCount * stripeStride)
-        sequence = .allocate(capacity: 2)
-        sequence.initialize(repeating: petal_atomic_word(value: 0), count: 2)
+        sequence = .allocate(capacity: 3)
+        sequence.initialize(repeating: petal_atomic_word(value: 0), count: 3)
         start = sequence + 1
+        self.maskWord = maskWord ?? sequence + 2
+        samples = sampling && callsPerBucket == 0
     }
 
     deinit {
@@ -103,12 +127,47 @@ final class BreakerWindow: @unchecked Sendable {
         return divisor.period(of: UInt64(atomicAdd(1, to: sequence)))
     }
 
-    /// Counts a call in `period`, in this thread's stripe.
-    func record(period: Int, failed: Bool, slow: Bool) {
+    /// Which successes are counted, neither failed nor slow: those whose start's low bits
+    /// (in nanoseconds) under this mask are zero, each as `mask + 1` calls. Zero (every success
+    /// counted) in a count window, on a manual clock, and in a window that held fewer than
+    /// twice ``samplesPerWindow`` calls; else the largest power of two less one, up to
+    /// ``largestShare`` less one, that leaves it about ``samplesPerWindow`` of them.
+    ///
+    /// Why: in calm nearly every call is a success that nothing reads but the rates of the
+    /// failed or slow calls to come, and a thousand of them give those rates as well as a
+    /// million. A success not counted loads this word and the clock's bits it already has,
+    /// where one counted loads the state word, finds its period, and moves a bucket: about 100
+    /// instructions and four cache lines (in a server, each likely a miss: the call's count
+    /// comes milliseconds after its start, other requests' work between them). Unbiased: the
+    /// low bits of a call's start are independent of how it ends, so the calls counted are on
+    /// average the calls made.
+    var successMask: UInt64 {
+        // ACQUIRE, though only the value is read.
+        UInt64(petal_atomic_word_load(maskWord))
+    }
+
+    /// The calls a success begun at `start` (nanoseconds) is counted as under `mask` (see
+    /// ``successMask``): `mask + 1`, or 0 if it is not counted.
+    @inline(__always)
+    static func weight(ofSuccessBegunAt start: Int64, mask: UInt64) -> Int {
+        UInt64(bitPattern: start) & mask == 0 ? Int(truncatingIfNeeded: mask) &+ 1 : 0
+    }
+
+    /// The mask for a window that counted `calls`: see ``successMask``.
+    static func successMask(forCalls calls: Int) -> UInt64 {
+        var share = 1
+        while share < largestShare && calls >= samplesPerWindow * 2 * share { share *= 2 }
+        return UInt64(share - 1)
+    }
+
+    /// Counts a call in `period`, in this thread's stripe, as `weight` calls (a sampled
+    /// success: see ``successMask``).
+    func record(period: Int, failed: Bool, slow: Bool, weight: Int = 1) {
         let ring = buckets + ThreadStripe.ofThisThread(bits: Self.stripeBits) * stripeStride
         let bucket = ring + (period & ringMask)
         let tag = petal_word(truncatingIfNeeded: period) & Self.field
-        let one: petal_word = 1 << 16 | (failed ? 1 << 32 : 0) | (slow ? 1 << 48 : 0)
+        let calls = petal_word(truncatingIfNeeded: weight)
+        let one: petal_word = calls << 16 | (failed ? 1 << 32 : 0) | (slow ? 1 << 48 : 0)
         // ACQUIRE; then FULL exchanges, so that a bucket started afresh by another thread is
         // seen whole (period and counts together: they are one word).
         var seen = petal_atomic_word_load(bucket)
@@ -116,15 +175,28 @@ final class BreakerWindow: @unchecked Sendable {
             let next: petal_word
             let seenTag = seen & Self.field
             if seenTag == tag {
-                guard (seen >> 16) & Self.field < Self.field else { return }  // saturated
+                guard (seen >> 16) & Self.field <= Self.field - calls else { return }  // saturated
                 next = seen + one
             } else if Int16(truncatingIfNeeded: tag &- seenTag) > 0 {
                 next = tag | one  // the bucket held an older period: it starts afresh
             } else {
                 return  // a newer period took the bucket: this call is out of the window
             }
-            if petal_atomic_word_exchange(bucket, &seen, next) != 0 { return }
+            if petal_atomic_word_exchange(bucket, &seen, next) != 0 {
+                if samples && seenTag != tag { chooseMask(before: period) }
+                return
+            }
         }
+    }
+
+    /// A period has begun (this thread started its bucket in one stripe): the mask for it, from
+    /// the window that ended with the period before. At most once a period a stripe: a pass
+    /// over the window's buckets, and a store, not a compare-and-swap (threads that choose at
+    /// once read the same buckets, and any mask they store counts without bias).
+    private func chooseMask(before period: Int) {
+        let mask = Self.successMask(forCalls: totals(upTo: period - 1).calls)
+        // RELEASE, though only the value is read; a mask that did not move is not written.
+        if petal_atomic_word_load(maskWord) != petal_word(mask) { petal_atomic_word_store(maskWord, petal_word(mask)) }
     }
 
     /// The totals of the last `count` periods up to `period`, from ``start`` on.

@@ -47,7 +47,10 @@ import CPetal
 /// answered before its hedge, see ``HedgingPolicy/breaker``), and one compare-and-swap
 /// on a bucket of the window, in cache lines of its thread's stripe (a count window numbers
 /// its calls with one more, on a word all calls share); a failed or slow call also reads the
-/// window's buckets, 8 stripes of up to 64. Only a change of state
+/// window's buckets, 8 stripes of up to 64. In a busy service most successes skip the count:
+/// a time window on a real clock that holds thousands of calls counts one success in up to
+/// 64, as that many calls, chosen by the low bits of its start, and every failure and slow
+/// call (the rates it reads are estimates within a few percent; see <doc:CircuitBreakers>). Only a change of state
 /// moves the state word, by compare-and-swap (see `BreakerWord`, and the model that checks
 /// those moves, `Tests/Model/petal_breaker.pml`; the window's buckets have theirs,
 /// `Tests/Model/petal_breaker_window.pml`).
@@ -81,6 +84,23 @@ public final class CircuitBreaker: @unchecked Sendable {
         }
     }
 
+    // The fields the closed path reads come first, so that they share the object's first cache
+    // line (they sat after the policy and its bounded copy, lines apart): in a server a call's
+    // admission and its count come milliseconds apart, with other requests' work between them,
+    // so every line the path touches is likely a miss.
+    private let word: UnsafeMutablePointer<petal_atomic_word>
+    private let window: BreakerWindow
+    /// The time ticks and periods count from, in ``nanosecondsNow``'s nanoseconds.
+    private let origin: Int64
+    /// The slow-call duration in nanoseconds, rounded up, so that a call is slow as its duration
+    /// in nanoseconds reaches it.
+    let slowCallNanoseconds: Int64
+    /// Whether ``clock`` is real time, read without it: `DeadlineClock.now` takes its
+    /// scheduler's lock to learn whether the clock is manual, which the closed path must not.
+    @usableFromInline
+    let readsRealTime: Bool
+    /// The clock that times the calls and the open duration.
+    public let clock: DeadlineClock
     /// The name the breaker's reports and errors give it (the backend's, say).
     public let name: String
     /// When the breaker opens and closes, as given (values out of range are used as its
@@ -89,17 +109,6 @@ public final class CircuitBreaker: @unchecked Sendable {
     /// Whether a rejection counts as a failure of the backend; asked only for rejections that do
     /// not already count as nothing (see ``CircuitBreaker``).
     public let isFailure: @Sendable (any Error) -> Bool
-    /// The clock that times the calls and the open duration.
-    public let clock: DeadlineClock
-
-    private let word: UnsafeMutablePointer<petal_atomic_word>
-    private let window: BreakerWindow
-    /// The time ticks and periods count from, in ``nanosecondsNow``'s nanoseconds.
-    private let origin: Int64
-    /// Whether ``clock`` is real time, read without it: `DeadlineClock.now` takes its
-    /// scheduler's lock to learn whether the clock is manual, which the closed path must not.
-    @usableFromInline
-    let readsRealTime: Bool
     /// The policy with every value brought into its range: what the breaker reads.
     let bounded: CircuitBreakerPolicy
     /// The open duration in milliseconds, rounded up, and one more (at most 24 days and a
@@ -109,9 +118,6 @@ public final class CircuitBreaker: @unchecked Sendable {
     private let openTicks: UInt32
     /// The open duration in nanoseconds (truncated: ticks are milliseconds).
     private let openNanoseconds: Int64
-    /// The slow-call duration in nanoseconds, rounded up, so that a call is slow as its duration
-    /// in nanoseconds reaches it.
-    let slowCallNanoseconds: Int64
 
     /// A closed breaker named `name`, that opens and closes as `policy` says, on `clock`.
     ///
@@ -133,20 +139,21 @@ public final class CircuitBreaker: @unchecked Sendable {
         self.policy = policy
         self.isFailure = isFailure
         self.clock = clock
-        window = BreakerWindow(policy.boundedWindow)
-        origin = clock.nanosecondsNow
         readsRealTime = !clock.isManual  // a clock is made manual or not, and stays so
+        // A block of its own: every call loads the state word, and a line shared with words
+        // that other cores write (a window's bucket, another object's counts) would miss as
+        // often as they write. The window's success mask beside it: written at most once a
+        // period, and read by every success as it ends.
+        word = LineWords.allocate(2)
+        word.pointee = petal_atomic_word(value: BreakerWord.closed)
+        window = BreakerWindow(policy.boundedWindow, sampling: readsRealTime, maskWord: word + 1)
+        origin = clock.nanosecondsNow
         bounded = policy.bounded
         let (seconds, attoseconds) = bounded.openDuration.components
         openTicks = UInt32(seconds * 1_000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000 + 1)
         openNanoseconds = bounded.openDuration.truncatedNanoseconds
         let slow = bounded.slowCallDuration.truncatedNanoseconds
         slowCallNanoseconds = bounded.slowCallDuration > .nanoseconds(slow) ? slow + 1 : slow
-        // A block of its own: every call loads it, and a line shared with words that other
-        // cores write (a window's bucket, another object's counts) would miss as often as
-        // they write.
-        word = LineWords.allocate(1)
-        word.pointee = petal_atomic_word(value: BreakerWord.closed)
     }
 
     deinit {
@@ -263,7 +270,10 @@ public final class CircuitBreaker: @unchecked Sendable {
     @inline(__always)
     func succeededFast(_ ticket: Ticket, at time: Int64) {
         guard ticket & 1 == 0 else { return settle(trial: UInt32(truncatingIfNeeded: ticket >> 1), .success, at: time) }
-        record(.success, slow: false, epoch: UInt32(truncatingIfNeeded: ticket >> 1), at: time)
+        // Most successes stop here in a busy service: sampled (see `BreakerWindow.successMask`).
+        let weight = weightOfSuccess(begunAt: time)
+        guard weight != 0 else { return }
+        record(.success, slow: false, epoch: UInt32(truncatingIfNeeded: ticket >> 1), at: time, weight: weight)
     }
 
     private func count(_ outcome: BreakerOutcome, ticket: Ticket, since start: Int64, until end: Int64) {
@@ -275,7 +285,9 @@ public final class CircuitBreaker: @unchecked Sendable {
         let slow = outcome != .ignored && longEnough
         let epoch = UInt32(truncatingIfNeeded: ticket >> 1)
         if ticket & 1 == 0 {
-            record(outcome, slow: slow, epoch: epoch, at: end)
+            let weight = outcome == .success && !slow ? weightOfSuccess(begunAt: start) : 1
+            guard weight != 0 else { return }
+            record(outcome, slow: slow, epoch: epoch, at: end, weight: weight)
         } else {
             // A slow trial says the backend is not back: it opens the breaker again as a failure.
             settle(trial: epoch, slow ? .failure : outcome, at: end)
@@ -299,16 +311,30 @@ public final class CircuitBreaker: @unchecked Sendable {
         }
     }
 
-    /// Counts a call of closed `epoch` in the window; a failed or slow one opens the breaker if
-    /// the window's rates are past their thresholds.
-    private func record(_ outcome: BreakerOutcome, slow: Bool, epoch: UInt32, at now: Int64) {
+    /// The weight a success that was neither slow nor failed, begun at `start`, is counted
+    /// with: the calls it stands for, or 0 if the window does not sample it (see
+    /// `BreakerWindow.successMask`).
+    @inline(__always)
+    private func weightOfSuccess(begunAt start: Int64) -> Int {
+        // ACQUIRE, though only the value is read: the window's mask, kept beside the state word
+        // (see `BreakerWindow.successMask`).
+        BreakerWindow.weight(ofSuccessBegunAt: start, mask: UInt64(petal_atomic_word_load(word + 1)))
+    }
+
+    /// Counts a call of closed `epoch` in the window, as `weight` calls; a failed or slow one
+    /// opens the breaker if the window's rates are past their thresholds.
+    ///
+    /// Never inlined: in a busy service most successes are not counted (see `weightOfSuccess`),
+    /// and this, inlined into their path, made it several cache lines of code where it needs one.
+    @inline(never)
+    private func record(_ outcome: BreakerOutcome, slow: Bool, epoch: UInt32, at now: Int64, weight: Int = 1) {
         guard outcome != .ignored else { return }
         // ACQUIRE: a call of an earlier closed state is not counted in this one's window.
         let seen = petal_atomic_word_load(word)
         guard BreakerWord.state(seen) == BreakerWord.closed && BreakerWord.epoch(seen) == epoch else { return }
         let failed = outcome == .failure
         let period = window.period(elapsed: now &- origin)
-        window.record(period: period, failed: failed, slow: slow)
+        window.record(period: period, failed: failed, slow: slow, weight: weight)
         guard failed || slow else { return }
         let totals = window.totals(upTo: period)
         let calls = Double(totals.calls)
@@ -394,6 +420,13 @@ public final class CircuitBreaker: @unchecked Sendable {
     /// real time read with no lock, or a manual clock's. What every call is timed by.
     @usableFromInline
     var nanosecondsNow: Int64 { readsRealTime ? DeadlineScheduler.realNanoseconds : clock.nanosecondsNow }
+
+    /// Whether `other` keeps the same time as ``clock`` (`DeadlineClock.keepsTime(with:)`),
+    /// answered from this object's first line: no load of its clock or of its clock's
+    /// scheduler, two more lines a call would touch.
+    func keepsTime(with other: DeadlineClock) -> Bool {
+        clock === other || (readsRealTime && !other.isManual)
+    }
 
     /// `time` (``nanosecondsNow``'s) in milliseconds since the breaker's making, wrapping at
     /// 2^32: rounded down for the time now and up for a retry, so that a retry tick reached is a

@@ -136,7 +136,7 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
         beganAt = reading ?? 0
         // The reading is the first copy's start for the breaker too, when it keeps the same time.
         sharesReadings =
-            reading != nil && (plan.breaker?._withUnsafeGuaranteedRef { $0.clock.keepsTime(with: clock) } ?? false)
+            reading != nil && (plan.breaker?._withUnsafeGuaranteedRef { $0.keepsTime(with: clock) } ?? false)
         self.delay = delay
         // The first copy is sent within `begin` only on `.inline`: elsewhere it begins when the
         // context runs it, and its delay counts from then.

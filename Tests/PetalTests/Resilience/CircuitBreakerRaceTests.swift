@@ -74,6 +74,39 @@ struct CircuitBreakerRaceTests {
         #expect(runs.value > 0)
     }
 
+    @Test(
+        "on real time, 2 threads failing 3 calls in 10 keep the breaker closed however its successes are sampled, and 7 in 10 open it"
+    )
+    func sampledSuccessesWeighAsTheCallsTheyStandFor() {
+        // Periods of 10 ms: many begin while the calls run, so that the window chooses to sample
+        // the successes once it holds a few thousand (how many depends on this machine's speed).
+        // A success counted as one call where it stands for several would read 3 failures in 10
+        // as more than half.
+        let breaker = CircuitBreaker(
+            name: "sampled",
+            policy: CircuitBreakerPolicy(
+                failureRateThreshold: 0.5, window: .time(.milliseconds(100), buckets: 10), minimumCalls: 100,
+                openDuration: .seconds(60)))
+        let perThread = scaled(100_000)
+        onThreads(2) { _ in
+            for index in 0..<perThread {
+                _ = breaker.run {
+                    index % 10 < 3 ? Future<Int>.rejected(with: BackendDown()) : .fulfilled(with: index)
+                }
+            }
+        }
+        #expect(breaker.state == .closed)
+        // 7 in 10: the failure share passes half within a window at most. The bound only ends
+        // the loop if it never opens.
+        var calls = 0
+        while breaker.state == .closed && calls < 50_000_000 {
+            let call = calls
+            _ = breaker.run { call % 10 < 7 ? Future<Int>.rejected(with: BackendDown()) : .fulfilled(with: call) }
+            calls += 1
+        }
+        #expect(breaker.state == .open)
+    }
+
     @Test("8 threads racing into a half-open breaker: exactly trialCalls of them run")
     func trialsAreExact() {
         let clock = DeadlineClock.manual()

@@ -67,6 +67,68 @@ struct CircuitBreakerWindowTests {
         }
     }
 
+    @Test("successes are sampled only past twice 1,024 calls a window, one in at most 64")
+    func sampleShare() {
+        #expect(BreakerWindow.successMask(forCalls: 0) == 0)
+        #expect(BreakerWindow.successMask(forCalls: 2_047) == 0)
+        #expect(BreakerWindow.successMask(forCalls: 2_048) == 1)
+        #expect(BreakerWindow.successMask(forCalls: 10_000) == 7)  // one in 8: 1,250 counted
+        #expect(BreakerWindow.successMask(forCalls: 65_535) == 31)
+        #expect(BreakerWindow.successMask(forCalls: 65_536) == 63)
+        #expect(BreakerWindow.successMask(forCalls: .max) == 63)
+    }
+
+    @Test("sampled successes whose starts cover every low bit count as many calls as were made")
+    func sampledCountIsUnbiased() {
+        for mask: UInt64 in [0, 1, 7, 63] {
+            var counted = 0
+            for start in Int64(1_000_000)..<Int64(1_000_000 + 64 * 100) {
+                counted += BreakerWindow.weight(ofSuccessBegunAt: start, mask: mask)
+            }
+            #expect(counted == 64 * 100, "mask \(mask)")
+        }
+        // A start whose low bits under the mask are not all zero is not counted.
+        #expect(BreakerWindow.weight(ofSuccessBegunAt: 1_000_001, mask: 7) == 0)
+        #expect(BreakerWindow.weight(ofSuccessBegunAt: 1_000_000, mask: 7) == 8)
+    }
+
+    @Test("a weighted call counts as its weight, and saturates at 65,535 calls rather than carry")
+    func weightedRecord() {
+        let window = BreakerWindow(.calls(1))
+        window.record(period: 0, failed: false, slow: false, weight: 64)
+        window.record(period: 0, failed: true, slow: false)
+        #expect(window.totals(upTo: 0) == .init(calls: 65, failures: 1, slow: 0))
+        for _ in 0..<1_022 { window.record(period: 0, failed: false, slow: false, weight: 64) }
+        #expect(window.totals(upTo: 0) == .init(calls: 65_473, failures: 1, slow: 0))
+        window.record(period: 0, failed: false, slow: false, weight: 64)  // would pass 65,535: dropped
+        window.record(period: 0, failed: false, slow: false, weight: 62)  // exactly 65,535
+        #expect(window.totals(upTo: 0) == .init(calls: 65_535, failures: 1, slow: 0))
+        window.record(period: 1, failed: false, slow: false, weight: 16)  // a fresh start, weighted
+        #expect(window.totals(upTo: 1) == .init(calls: 16, failures: 0, slow: 0))
+    }
+
+    @Test(
+        "a sampling time window chooses its mask as a period begins; a count window, or a window that may not sample, never does"
+    )
+    func maskChosenAsPeriodsBegin() {
+        let sampling = BreakerWindow(.time(.seconds(1), buckets: 10), sampling: true)
+        let exact = BreakerWindow(.time(.seconds(1), buckets: 10))
+        let counted = BreakerWindow(.calls(100), sampling: true)
+        for window in [sampling, exact] {
+            for period in 0..<10 {
+                for _ in 0..<(period < 9 ? 500 : 4_000) { window.record(period: period, failed: false, slow: false) }
+            }
+        }
+        for _ in 0..<20_000 { counted.record(period: counted.period(elapsed: 0), failed: false, slow: false) }
+        // Every period began on this thread, in its stripe: the mask follows the window before it.
+        #expect(sampling.successMask == 3)  // 4,500 calls in periods 0-8: one in 4
+        sampling.record(period: 10, failed: false, slow: false)
+        #expect(sampling.successMask == 7)  // 8,500 in periods 0-9: one in 8
+        exact.record(period: 10, failed: false, slow: false)
+        #expect(exact.successMask == 0)
+        #expect(counted.successMask == 0)
+    }
+
     @Test("a count window restarts in its current run of calls, without the calls before")
     func countWindowRestart() {
         let window = BreakerWindow(.calls(200))  // 64 buckets of 4 calls
