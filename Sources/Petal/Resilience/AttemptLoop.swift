@@ -16,7 +16,7 @@ extension RetryPolicy {
 }
 
 extension HedgingPolicy {
-    var timesCalls: Bool { plan.adaptiveDelay != nil }
+    var timesCalls: Bool { plan.latencyWords != nil }
 }
 
 extension RetryPolicy: AttemptPolicy {}

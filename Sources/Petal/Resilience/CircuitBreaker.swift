@@ -380,6 +380,36 @@ public final class CircuitBreaker: @unchecked Sendable {
         return Self.refused | 1 << 62 | Ticket(BreakerWord.retryTick(seen) &- nowTick)
     }
 
+    /// The closed path of ``admit()`` from the state word alone (see ``hotWords``): the ticket
+    /// of a call let through now, or `nil` if the breaker is not closed, for ``admit()`` to
+    /// decide.
+    @inline(__always)
+    static func closedTicket(words: UnsafeMutablePointer<petal_atomic_word>) -> Ticket? {
+        // ACQUIRE, as `admit()`'s load.
+        let seen = petal_atomic_word_load(words)
+        guard BreakerWord.state(seen) == BreakerWord.closed else { return nil }
+        return ticket(epoch: BreakerWord.epoch(seen), trial: false)
+    }
+
+    /// Whether a success that was neither slow nor failed, of a call let through with `ticket`
+    /// and begun at `start`, is counted (see ``succeededFast(_:at:)``), from the state word
+    /// alone: a trial always is; a closed call as the window samples it.
+    @inline(__always)
+    static func countsFastSuccess(
+        _ ticket: Ticket, begunAt start: Int64, words: UnsafeMutablePointer<petal_atomic_word>
+    ) -> Bool {
+        // ACQUIRE, though only the value is read, as `weightOfSuccess`'s.
+        ticket & 1 != 0
+            || BreakerWindow.weight(ofSuccessBegunAt: start, mask: UInt64(petal_atomic_word_load(words + 1))) != 0
+    }
+
+    /// The state word and the window's success mask beside it, which a call's admission and
+    /// its fast count read: a ``HedgingPolicy``'s plan keeps their address, so that in calm a
+    /// hedged call reaches them from the plan's line without loading this object's (in a
+    /// server each line a call touches, milliseconds apart among other requests' work, is
+    /// likely a miss). Valid for as long as this breaker lives.
+    var hotWords: UnsafeMutablePointer<petal_atomic_word> { word }
+
     /// Opens the breaker, if it is still closed in `epoch`.
     private func trip(epoch: UInt32, at now: Int64) {
         let retryTick = tick(at: now &+ openNanoseconds, roundingUp: true)
@@ -420,13 +450,6 @@ public final class CircuitBreaker: @unchecked Sendable {
     /// real time read with no lock, or a manual clock's. What every call is timed by.
     @usableFromInline
     var nanosecondsNow: Int64 { readsRealTime ? DeadlineScheduler.realNanoseconds : clock.nanosecondsNow }
-
-    /// Whether `other` keeps the same time as ``clock`` (`DeadlineClock.keepsTime(with:)`),
-    /// answered from this object's first line: no load of its clock or of its clock's
-    /// scheduler, two more lines a call would touch.
-    func keepsTime(with other: DeadlineClock) -> Bool {
-        clock === other || (readsRealTime && !other.isManual)
-    }
 
     /// `time` (``nanosecondsNow``'s) in milliseconds since the breaker's making, wrapping at
     /// 2^32: rounded down for the time now and up for a retry, so that a retry tick reached is a

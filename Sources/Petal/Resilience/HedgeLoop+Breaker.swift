@@ -75,8 +75,13 @@ extension HedgeLoop {
         plan.breaker.unsafelyUnwrapped._withUnsafeGuaranteedRef { breaker in
             // Answered before the hedge: the next copy's timer was still set, so the copy took less
             // than the delay (unless the timer ran late).
-            if answeredBeforeHedge && delayNanoseconds <= breaker.slowCallNanoseconds {
-                breaker.succeededFast(firstTicket, at: firstStart)
+            if answeredBeforeHedge && delayNanoseconds <= plan.breakerSlowCallNanoseconds {
+                // Most such successes are not counted in a busy service, and are told apart from
+                // the words the plan keeps: the breaker's own line is left alone.
+                let words = plan.breakerWords.unsafelyUnwrapped
+                if CircuitBreaker.countsFastSuccess(firstTicket, begunAt: firstStart, words: words) {
+                    breaker.succeededFast(firstTicket, at: firstStart)
+                }
                 return nil
             }
             let end = breaker.nanosecondsNow

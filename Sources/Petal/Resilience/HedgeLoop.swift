@@ -121,12 +121,14 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
         let delay: Duration
         // `begin` read the clock for a deadline or an adaptive delay (see
         // `HedgingPolicy.timesCalls`); the latency starts from that reading.
-        let reading = began ?? (plan.adaptiveDelay != nil ? clock.nanosecondsNow : nil)
-        if let adaptive = plan.adaptiveDelay {
-            latencies = adaptive
-            delayNanoseconds = adaptive._withUnsafeGuaranteedRef { $0.delayNanoseconds }
+        let reading = began ?? (plan.latencyWords != nil ? clock.nanosecondsNow : nil)
+        if let words = plan.latencyWords {
+            // From the words the plan keeps: the percentile's own line is loaded only by the
+            // calls it times, as they end.
+            latencies = plan.adaptiveDelay
+            delayNanoseconds = LatencyPercentile.delayNanoseconds(hotWords: words)
             delay = .nanoseconds(delayNanoseconds)
-            timesLatency = adaptive._withUnsafeGuaranteedRef { $0.times(callBeganAt: reading.unsafelyUnwrapped) }
+            timesLatency = LatencyPercentile.times(callBeganAt: reading.unsafelyUnwrapped, hotWords: words)
         } else {
             latencies = nil
             delay = plan.delay
@@ -135,8 +137,7 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
         }
         beganAt = reading ?? 0
         // The reading is the first copy's start for the breaker too, when it keeps the same time.
-        sharesReadings =
-            reading != nil && (plan.breaker?._withUnsafeGuaranteedRef { $0.keepsTime(with: clock) } ?? false)
+        sharesReadings = reading != nil && plan.keepsBreakerTime(with: clock)
         self.delay = delay
         // The first copy is sent within `begin` only on `.inline`: elsewhere it begins when the
         // context runs it, and its delay counts from then.
@@ -176,10 +177,12 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
             return true
         }
         guard begins else { return notStarted(number) }
-        guard let breaker = plan.breaker else { return send(number) }
-        breaker._withUnsafeGuaranteedRef { breaker in
+        guard let words = plan.breakerWords else { return send(number) }
+        // Closed, the call is let through from the state word alone (see `HedgingPlan`).
+        let closed = CircuitBreaker.closedTicket(words: words)
+        plan.breaker.unsafelyUnwrapped._withUnsafeGuaranteedRef { breaker in
             // Through the breaker: refused while it is open, as `breaker.run` refuses.
-            let ticket = breaker.admit()
+            let ticket = closed ?? breaker.admit()
             if ticket >= CircuitBreaker.refused {
                 guard finishStarting(nil) else { return }
                 return copyFailed(breaker.refusal(for: ticket))

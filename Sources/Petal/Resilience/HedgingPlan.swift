@@ -1,3 +1,5 @@
+import CPetal
+
 /// A ``HedgingPolicy``'s values, in one object that every copy of the policy shares, with what
 /// a hedged call derives from them worked out once.
 ///
@@ -14,27 +16,46 @@ final class HedgingPlan: @unchecked Sendable {
     // used only as an identity (compared, never read through), of a budget `values` holds.
     /// A policy's values, as given.
     struct Values: Sendable {
+        /// First: the one value every call reads (its deposit), in the line after the derived
+        /// values'.
+        var budget: RetryBudget?
         var copies: Int
         var delay: Duration
         var adaptiveDelay: LatencyPercentile?
-        var budget: RetryBudget?
         var isRetryable: @Sendable (any Error) -> Bool
         var retry: RetryPolicy?
         var breaker: CircuitBreaker?
     }
 
-    /// ``HedgingPolicy/copies`` brought into `1...maximumCopies`.
-    let copies: Int
-    /// ``HedgingPolicy/delay`` brought into `0...DeadlineClock.longestWait`.
-    let delay: Duration
+    // What every call reads comes first, in the object's first cache line: in a server a call's
+    // start and its answer come milliseconds apart, with other requests' work between them, so
+    // every line it touches is likely a miss (see `CircuitBreaker.word`). Then what a call reads
+    // only with a breaker or an adaptive delay, or only when a copy fails.
+
+    /// The breaker's state word and its window's success mask (`CircuitBreaker.hotWords`), or
+    /// `nil` without a breaker: a call in calm is admitted, and its first copy's fulfilment
+    /// found not sampled, from this address alone, without loading the breaker's own line.
+    /// Valid while `values` holds the breaker.
+    let breakerWords: UnsafeMutablePointer<petal_atomic_word>?
+    /// The adaptive delay's words (`LatencyPercentile.hotWords`), or `nil` for a fixed delay:
+    /// a call reads its delay and whether it is timed from here. Valid while `values` holds it.
+    let latencyWords: UnsafeMutablePointer<petal_atomic_word>?
     /// `delay` in nanoseconds: what a call compares its latency with.
     let delayNanoseconds: Int64
     /// `budget`'s note for the copies' bodies (see `RetryBudget+Nesting`).
     let budgetMark: UnsafeRawPointer?
-    /// What retries draw on: the retry policy's budget, or the hedging policy's.
-    let retryBudget: RetryBudget?
+    /// ``HedgingPolicy/copies`` brought into `1...maximumCopies`.
+    let copies: Int
     /// Whether every value, the retry policy's included, is in its range: nothing to report.
     let isInRange: Bool
+    /// Whether the breaker's clock is real time (`CircuitBreaker.readsRealTime`).
+    let breakerReadsRealTime: Bool
+    /// The breaker's slow-call duration in nanoseconds (`CircuitBreaker.slowCallNanoseconds`);
+    /// 0 without a breaker.
+    let breakerSlowCallNanoseconds: Int64
+    /// The breaker's clock, unretained (the breaker holds it), for whether a call's reading
+    /// serves the breaker too (see `keepsBreakerTime(with:)`).
+    let breakerClock: Unmanaged<DeadlineClock>?
     /// `values.breaker` and `values.adaptiveDelay`, unretained, for the path every call takes:
     /// read strongly there, each retained and released the shared object several times a call
     /// (callgrind: 10 retains and releases more a call than a hedge with neither), and every
@@ -42,8 +63,11 @@ final class HedgingPlan: @unchecked Sendable {
     /// long as this plan lives, and a call holds the plan.
     let breaker: Unmanaged<CircuitBreaker>?
     let adaptiveDelay: Unmanaged<LatencyPercentile>?
-    /// The policy's values, as given. Last: the derived values above are what a call reads, and
-    /// they share the object's first cache lines (see `CircuitBreaker.word`).
+    /// ``HedgingPolicy/delay`` brought into `0...DeadlineClock.longestWait`.
+    let delay: Duration
+    /// What retries draw on: the retry policy's budget, or the hedging policy's.
+    let retryBudget: RetryBudget?
+    /// The policy's values, as given. Last: the derived values above are what a call reads.
     let values: Values
 
     init(_ values: Values) {
@@ -55,8 +79,22 @@ final class HedgingPlan: @unchecked Sendable {
         retryBudget = values.retry?.budget ?? values.budget
         breaker = values.breaker.map { .passUnretained($0) }
         adaptiveDelay = values.adaptiveDelay.map { .passUnretained($0) }
+        breakerWords = values.breaker?.hotWords
+        breakerReadsRealTime = values.breaker?.readsRealTime ?? false
+        breakerSlowCallNanoseconds = values.breaker?.slowCallNanoseconds ?? 0
+        breakerClock = values.breaker.map { .passUnretained($0.clock) }
+        latencyWords = values.adaptiveDelay?.hotWords
         isInRange =
             copies == values.copies && (values.adaptiveDelay != nil || delay == values.delay)
             && values.retry?.isInRange ?? true
+    }
+
+    /// Whether `clock` keeps the same time as the breaker's (`CircuitBreaker.keepsTime(with:)`),
+    /// answered from this plan: `false` without a breaker.
+    @inline(__always)
+    func keepsBreakerTime(with clock: DeadlineClock) -> Bool {
+        guard let breakerClock else { return false }
+        return breakerClock.toOpaque() == Unmanaged.passUnretained(clock).toOpaque()
+            || (breakerReadsRealTime && !clock.isManual)
     }
 }

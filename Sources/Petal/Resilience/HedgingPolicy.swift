@@ -116,7 +116,7 @@ public struct HedgingPolicy: Sendable {
     ) {
         self.init(
             HedgingPlan.Values(
-                copies: copies, delay: delay, budget: budget, isRetryable: isRetryable, retry: retry, breaker: breaker))
+                budget: budget, copies: copies, delay: delay, isRetryable: isRetryable, retry: retry, breaker: breaker))
     }
 
     /// A policy of up to `copies` copies, each started when the one before has waited the
@@ -137,7 +137,7 @@ public struct HedgingPolicy: Sendable {
     ) {
         self.init(
             HedgingPlan.Values(
-                copies: copies, delay: latencies.ceiling, adaptiveDelay: latencies, budget: budget,
+                budget: budget, copies: copies, delay: latencies.ceiling, adaptiveDelay: latencies,
                 isRetryable: isRetryable, retry: retry, breaker: breaker))
     }
 

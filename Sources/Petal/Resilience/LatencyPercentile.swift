@@ -150,8 +150,20 @@ public final class LatencyPercentile: @unchecked Sendable {
     /// ``delay`` in nanoseconds, as it is kept: what a hedged call compares its latency with,
     /// without a conversion each way.
     var delayNanoseconds: Int64 {
+        Self.delayNanoseconds(hotWords: delayWord)
+    }
+
+    /// The delay word and the timed share's beside it, which every hedged call reads as it
+    /// begins: a ``HedgingPolicy``'s plan keeps their address, so that a call reaches them from
+    /// the plan's line without loading this object's (see `CircuitBreaker.hotWords`). Valid
+    /// for as long as this object lives.
+    var hotWords: UnsafeMutablePointer<petal_atomic_word> { delayWord }
+
+    /// ``delayNanoseconds``, from ``hotWords`` alone.
+    @inline(__always)
+    static func delayNanoseconds(hotWords: UnsafeMutablePointer<petal_atomic_word>) -> Int64 {
         // ACQUIRE, though nothing else is read with it: the delay is a value, not a handover.
-        Int64(petal_atomic_word_load(delayWord))
+        Int64(petal_atomic_word_load(hotWords))
     }
 
     /// The latencies counted in the window now.
@@ -170,8 +182,14 @@ public final class LatencyPercentile: @unchecked Sendable {
     /// bucket: about 150 instructions, two locked adds and 20 ns a call. A clock that moves
     /// in whole microseconds (a manual clock in tests) times every call up to a share of 8.
     func times(callBeganAt nanoseconds: Int64) -> Bool {
+        Self.times(callBeganAt: nanoseconds, hotWords: delayWord)
+    }
+
+    /// ``times(callBeganAt:)``, from ``hotWords`` alone.
+    @inline(__always)
+    static func times(callBeganAt nanoseconds: Int64, hotWords: UnsafeMutablePointer<petal_atomic_word>) -> Bool {
         // ACQUIRE, though only the value is read.
-        UInt64(bitPattern: nanoseconds) & UInt64(petal_atomic_word_load(shareWord)) == 0
+        UInt64(bitPattern: nanoseconds) & UInt64(petal_atomic_word_load(hotWords + 1)) == 0
     }
 
     /// One hedged call in this many is timed now: a power of two, from 1 (every call, while
