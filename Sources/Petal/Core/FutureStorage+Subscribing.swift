@@ -81,9 +81,10 @@ extension FutureStorage {
     /// `Context` is inline; returns whether it did. Otherwise the caller subscribes as usual.
     ///
     /// The fast path of every observer: one acquire load, and the user's closure is called as
-    /// given, so no ``Callback`` is built (for a closure passed as a value, building one costs a
-    /// reabstraction thunk: an allocation and three atomics). Deeply nested inline work still
-    /// defers through the trampoline, by taking the ordinary path.
+    /// given, so no ``Callback`` need be built (for a closure passed as a value that takes a
+    /// `Value` or an `Outcome`, building one costs a reabstraction thunk: an allocation and three
+    /// atomics; see `observe(_:on:)`). Deeply nested inline work still defers through the
+    /// trampoline, by taking the ordinary path.
     @inlinable
     final func runNowIfResolved<Context: ExecutionContext>(
         on _: Context, _ body: (PublishedOutcome<Value>) -> Void

@@ -25,6 +25,7 @@ extension Future {
     public func whenFulfilled<Context: ExecutionContext>(
         on context: Context = .inline, _ body: consuming @escaping @Sendable (Value) -> Void
     ) {
+        // Not `storage.observe`: the callback is built only to subscribe (see there).
         if storage.runNowIfResolved(on: context, { Callback.observe(fulfilled: body, $0) }) { return }
         storage.subscribeObserver(.fulfilled(consume body), on: context)
     }
@@ -34,8 +35,7 @@ extension Future {
     public func whenRejected<Context: ExecutionContext>(
         on context: Context = .inline, _ body: consuming @escaping @Sendable (any Error) -> Void
     ) {
-        if storage.runNowIfResolved(on: context, { Callback.observe(rejected: body, $0) }) { return }
-        storage.subscribeObserver(.rejected(consume body), on: context)
+        storage.observe(.rejected(consume body), on: context)
     }
 
     /// Calls `body` with the indirect error (possibly `nil`) if the future is cancelled; never
@@ -44,8 +44,7 @@ extension Future {
     public func whenCancelled<Context: ExecutionContext>(
         on context: Context = .inline, _ body: consuming @escaping @Sendable ((any Error)?) -> Void
     ) {
-        if storage.runNowIfResolved(on: context, { Callback.observe(cancelled: body, $0) }) { return }
-        storage.subscribeObserver(.cancelled(consume body), on: context)
+        storage.observe(.cancelled(consume body), on: context)
     }
 
     /// Calls `body` with the error if the future is rejected, or with the indirect error if it is
@@ -54,7 +53,25 @@ extension Future {
     public func whenAnyError<Context: ExecutionContext>(
         on context: Context = .inline, _ body: consuming @escaping @Sendable (any Error) -> Void
     ) {
-        if storage.runNowIfResolved(on: context, { Callback.observe(anyError: body, $0) }) { return }
-        storage.subscribeObserver(.anyError(consume body), on: context)
+        storage.observe(.anyError(consume body), on: context)
+    }
+}
+
+extension FutureStorage {
+    /// Runs an observer's `callback` at once when ``runNowIfResolved(on:_:)`` can, and
+    /// subscribes it otherwise.
+    ///
+    /// Only for a callback built at no cost: one whose closure's type does not name `Value`, so
+    /// that it is stored as the subscriber gave it. A closure that takes a `Value` or an
+    /// `Outcome<Value>` is stored behind a reabstraction thunk, an allocation that the
+    /// already-resolved path must not pay: `whenResolved` and `whenFulfilled` build their
+    /// callback only once they subscribe.
+    @inlinable
+    @inline(__always)
+    final func observe<Context: ExecutionContext>(_ callback: consuming Callback<Value>, on context: Context) {
+        // Inlined where the callback's case is known, so the switch of `invoke` folds away and
+        // the closure is called as given, under the rule that delivery applies.
+        if runNowIfResolved(on: context, { callback.invoke(reading: $0) }) { return }
+        subscribeObserver(consume callback, on: context)
     }
 }
