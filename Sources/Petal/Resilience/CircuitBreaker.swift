@@ -316,9 +316,15 @@ public final class CircuitBreaker: @unchecked Sendable {
     /// `BreakerWindow.successMask`).
     @inline(__always)
     private func weightOfSuccess(begunAt start: Int64) -> Int {
+        Self.weightOfSuccess(begunAt: start, words: word)
+    }
+
+    /// ``weightOfSuccess(begunAt:)`` from the state word's address alone (see ``hotWords``).
+    @inline(__always)
+    private static func weightOfSuccess(begunAt start: Int64, words: UnsafeMutablePointer<petal_atomic_word>) -> Int {
         // ACQUIRE, though only the value is read: the window's mask, kept beside the state word
         // (see `BreakerWindow.successMask`).
-        BreakerWindow.weight(ofSuccessBegunAt: start, mask: UInt64(petal_atomic_word_load(word + 1)))
+        BreakerWindow.weight(ofSuccessBegunAt: start, mask: UInt64(petal_atomic_word_load(words + 1)))
     }
 
     /// Counts a call of closed `epoch` in the window, as `weight` calls; a failed or slow one
@@ -398,9 +404,7 @@ public final class CircuitBreaker: @unchecked Sendable {
     static func countsFastSuccess(
         _ ticket: Ticket, begunAt start: Int64, words: UnsafeMutablePointer<petal_atomic_word>
     ) -> Bool {
-        // ACQUIRE, though only the value is read, as `weightOfSuccess`'s.
-        ticket & 1 != 0
-            || BreakerWindow.weight(ofSuccessBegunAt: start, mask: UInt64(petal_atomic_word_load(words + 1))) != 0
+        ticket & 1 != 0 || weightOfSuccess(begunAt: start, words: words) != 0
     }
 
     /// The state word and the window's success mask beside it, which a call's admission and

@@ -12,8 +12,11 @@ import CPetal
 ///
 /// Immutable: setting a property of the policy makes a new plan.
 final class HedgingPlan: @unchecked Sendable {
-    // @unchecked: every property is a `let` of a `Sendable` type but `budgetMark`, an address
-    // used only as an identity (compared, never read through), of a budget `values` holds.
+    // @unchecked: every property is a `let` of a `Sendable` type but three addresses and an
+    // unretained clock. `budgetMark` is a budget's address used only as an identity (compared,
+    // never read through). `breakerWords` and `latencyWords` are read only through C atomics,
+    // as their owners read them. `breakerClock` is only compared, never read through. `values`
+    // holds every object they point into.
     /// A policy's values, as given.
     struct Values: Sendable {
         /// First: the one value every call reads (its deposit), in the line after the derived
