@@ -32,14 +32,12 @@ extension CircuitBreaker {
     }
 
     /// Counts a success that was not slow, of a call let through with `ticket`, in the period
-    /// of `time`: ``finish(_:kind:error:since:until:)`` for the fulfilment a hedged call's first
-    /// copy usually is (see `HedgeLoop.countFirst`), with nothing to classify or time.
+    /// of `time`, as `weight` calls (``fastSuccessWeight(_:begunAt:words:)``, not 0):
+    /// ``finish(_:kind:error:since:until:)`` for the fulfilment a hedged call's first copy
+    /// usually is (see `HedgeLoop.countFirst`), with nothing to classify or time.
     @inline(__always)
-    func succeededFast(_ ticket: Ticket, at time: Int64) {
+    func succeededFast(_ ticket: Ticket, at time: Int64, weight: Int) {
         guard ticket & 1 == 0 else { return settle(trial: UInt32(truncatingIfNeeded: ticket >> 1), .success, at: time) }
-        // Most successes stop here in a busy service: sampled (see `BreakerWindow.successMask`).
-        let weight = weightOfSuccess(begunAt: time)
-        guard weight != 0 else { return }
         record(.success, slow: false, epoch: UInt32(truncatingIfNeeded: ticket >> 1), at: time, weight: weight)
     }
 

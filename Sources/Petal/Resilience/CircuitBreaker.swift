@@ -283,14 +283,21 @@ public final class CircuitBreaker: @unchecked Sendable {
         return ticket(epoch: BreakerWord.epoch(seen), trial: false)
     }
 
-    /// Whether a success that was neither slow nor failed, of a call let through with `ticket`
-    /// and begun at `start`, is counted (see ``succeededFast(_:at:)``), from the state word
-    /// alone: a trial always is; a closed call as the window samples it.
+    /// The weight a success that was neither slow nor failed, of a call let through with
+    /// `ticket` and begun at `start`, is counted with (see ``succeededFast(_:at:weight:)``), from
+    /// the state word's line alone: 0 if the window does not sample it. A trial is always
+    /// counted, by its own path (its weight is not read).
+    ///
+    /// Asked as the call is admitted, from the line its admission has just loaded, not as it
+    /// ends: in a server the call ends milliseconds later, other requests' work between, and a
+    /// success not counted then touches none of the breaker's lines. As unbiased as asking at
+    /// the end: the mask is the one of the period the call began in, and its start's low bits
+    /// are independent of how it ends.
     @inline(__always)
-    static func countsFastSuccess(
+    static func fastSuccessWeight(
         _ ticket: Ticket, begunAt start: Int64, words: UnsafeMutablePointer<petal_atomic_word>
-    ) -> Bool {
-        ticket & 1 != 0 || weightOfSuccess(begunAt: start, words: words) != 0
+    ) -> Int {
+        ticket & 1 != 0 ? 1 : weightOfSuccess(begunAt: start, words: words)
     }
 
     /// The state word and the window's success mask beside it, which a call's admission and

@@ -33,6 +33,12 @@ extension HedgeLoop {
             // Written before the subscription that publishes them to the thread that reads them.
             firstTicket = ticket
             firstStart = start
+            // Whether a fast success will be counted, decided now, from the state word's line
+            // that the admission has just loaded (`run` sends only through the plan's words).
+            firstWeight =
+                delayNanoseconds <= plan.breakerSlowCallNanoseconds
+                ? CircuitBreaker.fastSuccessWeight(ticket, begunAt: start, words: plan.breakerWords.unsafelyUnwrapped)
+                : -1
         }
         guard finishStarting(copy.storage) else { return }
         if number == 1 {
@@ -66,24 +72,23 @@ extension HedgeLoop {
     /// the latency can use it.
     ///
     /// Answered before the next copy's timer fired, with a delay at most the breaker's
-    /// slow-call duration, the copy was not slow, and no clock is read for it: it is counted as
-    /// a success in the period it began in. On the path of nearly every call in calm, a
-    /// reading of the clock costs about 20 ns, and the latency needs one only for the calls
-    /// it times. (A timer that fires late lets a call answered just past the delay through
-    /// this way; with the delay at the slow-call duration, one answered just past that too.)
+    /// slow-call duration (`firstWeight` not negative), the copy was not slow, and no clock is
+    /// read for it: it is counted as a success in the period it began in, if the window samples
+    /// it. On the path of nearly every call in calm, a reading of the clock costs about 20 ns,
+    /// and the latency needs one only for the calls it times; and a success not sampled, most
+    /// of them in a busy service, touches none of the breaker's lines here, where its count
+    /// comes milliseconds after its admission (each line likely a miss by then). (A timer that
+    /// fires late lets a call answered just past the delay through this way; with the delay at
+    /// the slow-call duration, one answered just past that too.)
     func countFirst(answeredBeforeHedge: Bool) -> Int64? {
-        plan.breaker.unsafelyUnwrapped._withUnsafeGuaranteedRef { breaker in
-            // Answered before the hedge: the next copy's timer was still set, so the copy took less
-            // than the delay (unless the timer ran late).
-            if answeredBeforeHedge && delayNanoseconds <= plan.breakerSlowCallNanoseconds {
-                // Most such successes are not counted in a busy service, and are told apart from
-                // the words the plan keeps: the breaker's own line is left alone.
-                let words = plan.breakerWords.unsafelyUnwrapped
-                if CircuitBreaker.countsFastSuccess(firstTicket, begunAt: firstStart, words: words) {
-                    breaker.succeededFast(firstTicket, at: firstStart)
-                }
-                return nil
+        if answeredBeforeHedge && firstWeight >= 0 {
+            guard firstWeight != 0 else { return nil }
+            plan.breaker.unsafelyUnwrapped._withUnsafeGuaranteedRef { breaker in
+                breaker.succeededFast(firstTicket, at: firstStart, weight: firstWeight)
             }
+            return nil
+        }
+        return plan.breaker.unsafelyUnwrapped._withUnsafeGuaranteedRef { breaker in
             let end = breaker.nanosecondsNow
             breaker.finish(firstTicket, kind: .fulfilled, error: nil, since: firstStart, until: end)
             return sharesReadings ? end : nil

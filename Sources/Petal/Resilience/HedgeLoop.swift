@@ -87,6 +87,11 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
     /// once, before the copy's subscription, by the thread that sends it.
     var firstTicket: CircuitBreaker.Ticket = 0
     var firstStart: Int64 = 0
+    /// How the first copy's fulfilment is counted if it comes before the next copy's timer,
+    /// decided as it is sent (see `countFirst`): -1, timed (the delay is past the breaker's
+    /// slow-call duration); 0, not at all (the window does not sample it); else as that many
+    /// calls. Written with `firstTicket`.
+    var firstWeight = 0
     /// Last: a stored property whose size depends on a generic parameter moves every one after
     /// it to an offset read from the metadata at run time, in this code that is not specialised.
     let context: Context

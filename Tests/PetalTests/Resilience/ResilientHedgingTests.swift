@@ -196,6 +196,47 @@ struct ResilientHedgingTests {
         #expect(breaker.state == .open)
     }
 
+    @Test(
+        "on real time, 2 threads of calls answered before their hedge: 3 failures in 10 keep the breaker closed however the fast successes are sampled, and 7 in 10 open it"
+    )
+    func sampledFastSuccessesWeighAsTheCallsTheyStandFor() {
+        // Periods of 10 ms, as in the breaker's own test of sampling: once the window holds a
+        // few thousand calls it samples the successes, and a first copy's fast success is then
+        // counted, or not, by the mask of the period it was sent in (`HedgeLoop.firstWeight`). A
+        // success counted as one call where it stands for several would read 3 failures in 10
+        // as more than half.
+        let breaker = CircuitBreaker(
+            name: "sampled hedges",
+            policy: CircuitBreakerPolicy(
+                failureRateThreshold: 0.5, window: .time(.milliseconds(100), buckets: 10), minimumCalls: 100,
+                slowCallDuration: .seconds(60), openDuration: .seconds(60)))
+        // A delay far within the slow-call duration: every fulfilment before it is a fast success.
+        let policy = HedgingPolicy(copies: 2, delay: .seconds(30), breaker: breaker, hedgingWhen: { _ in false })
+        @Sendable func call(failing: Bool, _ index: Int) -> Future<Int> {
+            let promise = Promise<Int>()
+            let call = Future.hedging(policy) { promise.future }
+            if failing { _ = promise.reject(with: BackendDown()) } else { _ = promise.fulfil(with: index) }
+            return call
+        }
+        let perThread = scaled(50_000)
+        let unresolved = Counter()
+        onThreads(2) { _ in
+            for index in 0..<perThread where !call(failing: index % 10 < 3, index).isResolved {
+                unresolved.increment()
+            }
+        }
+        #expect(unresolved.value == 0)
+        #expect(breaker.state == .closed)
+        // 7 in 10: the failure share passes half within a window at most. The bound only ends
+        // the loop if it never opens.
+        var calls = 0
+        while breaker.state == .closed && calls < 10_000_000 {
+            _ = call(failing: calls % 10 < 7, calls)
+            calls += 1
+        }
+        #expect(breaker.state == .open)
+    }
+
     @Test("a first copy answered past the slow-call duration, before a later hedge, counts as slow")
     func slowBeforeTheHedgeIsSlow() {
         // The hedge at 5 ms comes after the slow-call duration: the end is read, and the call,
