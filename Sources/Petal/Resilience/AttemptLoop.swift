@@ -119,7 +119,7 @@ extension AttemptLoop {
         // One reading of the clock for the deadline's check and whatever else the call times
         // as it begins (a hedged call's first timer and its latency): each costs about 20 ns.
         let began = deadline != nil || policy.timesCalls ? clock.nanosecondsNow : nil
-        if let deadline, let began, deadline.hasPassed(at: clock.scheduler.instant(atNanoseconds: began)) {
+        if let deadline, let began, deadline.hasPassed(at: clock.instant(atNanoseconds: began)) {
             return .refused(by: deadline.exceededError)
         }
         policy.reportAdjustments()

@@ -1,3 +1,5 @@
+import CPetal
+
 /// A hedged call's copies through its breaker (``HedgingPolicy/breaker``): each let through
 /// or refused, and its outcome counted on the subscription the loop makes anyway.
 extension HedgeLoop {
@@ -47,6 +49,46 @@ extension HedgeLoop {
             watch(copy.storage, countedBy: breaker, ticket: ticket, since: start)
         }
         scheduleNextCopy(after: number)
+    }
+
+    /// Sends the first copy, which a closed breaker let through with `ticket` (read from its
+    /// state word at `words`) as the call began, and counts it there as it resolves, through
+    /// `decideCounted`.
+    ///
+    /// The path of nearly every call in calm, kept to the code a copy takes without a breaker
+    /// (`send(_:countingFirst:)`) and the few stores here: in a server a call's code is
+    /// likely out of the instruction cache by the time it runs, each line of it a miss, so the
+    /// rare paths through the breaker (a trial, a later copy, a refusal) stay in
+    /// `send(_:through:ticket:since:)`.
+    func sendFirstCounted(ticket: CircuitBreaker.Ticket, words: UnsafeMutablePointer<petal_atomic_word>) {
+        // Kept here rather than in a closure: the first copy's count allocates nothing.
+        // Written before the subscription that publishes them to the thread that reads them.
+        firstTicket = ticket
+        firstStart = beganAt
+        // Whether a fast success will be counted, decided now, from the state word's line that
+        // the admission has just loaded.
+        firstWeight =
+            delayNanoseconds <= plan.breakerSlowCallNanoseconds
+            ? CircuitBreaker.fastSuccessWeight(ticket, begunAt: beganAt, words: words) : -1
+        send(1, countingFirst: true)
+    }
+
+    /// The body of the first copy, let through by a closed breaker, threw: a failure for the
+    /// breaker to count.
+    @inline(never)
+    func firstFailedToStart(_ error: any Error) {
+        plan.breaker.unsafelyUnwrapped._withUnsafeGuaranteedRef { breaker in
+            breaker.finish(firstTicket, kind: .rejected, error: error, since: firstStart)
+        }
+    }
+
+    /// The first copy, let through by a closed breaker, was resolved at once past the request's
+    /// deadline: counted as the deadline's refusal (see `refusedAtOnce`).
+    @inline(never)
+    func firstRefusedAtOnce(_ copy: FutureStorage<Value>, by deadline: HeldDeadline) {
+        plan.breaker.unsafelyUnwrapped._withUnsafeGuaranteedRef { breaker in
+            refusedAtOnce(1, copy, by: deadline, through: breaker, ticket: firstTicket, since: firstStart)
+        }
     }
 
     /// The first copy, let through by the breaker, resolved: counted there with the ticket and

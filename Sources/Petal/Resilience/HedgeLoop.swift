@@ -40,7 +40,7 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
     /// When the call began, in `clock`'s nanoseconds, if `begin` read the clock (for an
     /// adaptive delay or a deadline); else 0. Nanoseconds, not an instant: see
     /// `DeadlineScheduler.nanosecondsNow`.
-    private let beganAt: Int64
+    let beganAt: Int64
     /// Whether the second copy's timer, and the deadline's check before it, count from
     /// `beganAt` rather than from a reading of their own: when there is one and the first copy
     /// was sent within `begin`, microseconds after it.
@@ -185,6 +185,10 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
         guard let words = plan.breakerWords else { return send(number) }
         // Closed, the call is let through from the state word alone (see `HedgingPlan`).
         let closed = CircuitBreaker.closedTicket(words: words)
+        // The first copy through a closed breaker, whose start is the call's (the usual case in
+        // calm): sent by the path a copy takes without a breaker, and counted as it concludes
+        // (see `sendFirstCounted`).
+        if number == 1, sharesReadings, let ticket = closed { return sendFirstCounted(ticket: ticket, words: words) }
         plan.breaker.unsafelyUnwrapped._withUnsafeGuaranteedRef { breaker in
             // Through the breaker: refused while it is open, as `breaker.run` refuses.
             let ticket = closed ?? breaker.admit()
@@ -201,15 +205,33 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
 
     /// Sends copy `number`, which has begun, and watches it.
     private func send(_ number: Int) {
+        send(number, countingFirst: false)
+    }
+
+    /// ``send(_:)``, or, `countingFirst`, the first copy through a closed breaker, counted there
+    /// as it resolves (see `sendFirstCounted`). Always inlined, so that each caller's copy is
+    /// compiled for its own `countingFirst`: the path without a breaker pays nothing for it.
+    @inline(__always)
+    func send(_ number: Int, countingFirst: Bool) {
         let copy: Future<Value>
         do {
             copy = try runningAttempt(of: plan.budgetMark, body)
         } catch {
+            if countingFirst { firstFailedToStart(error) }
             guard finishStarting(nil) else { return }
             return copyFailed(error)
         }
+        // A copy refused at once by the request's deadline (a layer inside `body`) tells the
+        // breaker nothing about the backend.
+        if countingFirst, let deadline, copy.isResolved, deadline.hasPassed {
+            return firstRefusedAtOnce(copy.storage, by: deadline)
+        }
         guard finishStarting(copy.storage) else { return }
-        watch(copy.storage)
+        if countingFirst {
+            subscribeStep(copy.storage) { copy, kind in self.decideCounted(copy, kind) }
+        } else {
+            watch(copy.storage)
+        }
         // After the subscription: a copy that was already fulfilled has decided the call, and
         // needs no timer.
         scheduleNextCopy(after: number)
@@ -289,7 +311,7 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
     func scheduleNextCopy(after number: Int) {
         guard delay > .zero else { return hedge() }
         // One reading for the deadline and the timer: the call's own, for its first copy.
-        let now = number == 1 && firstTimerFromBegin ? clock.scheduler.instant(atNanoseconds: beganAt) : clock.now
+        let now = number == 1 && firstTimerFromBegin ? clock.instant(atNanoseconds: beganAt) : clock.now
         // A copy due at or after the deadline would not start: no timer for it.
         if let deadline, deadline.isPassed(after: delay, from: now) { return }
         let entry = DeadlineEntry(deadline: now + delay) { self.hedge() }
