@@ -185,7 +185,7 @@ extension AttemptLoop {
         withLock { () -> WaitScheduling in
             guard shouldWait() else { return .skipped }
             do throws(TimerUnavailableError) {
-                try clock.scheduler.schedule(entry)
+                try clock.schedule(entry)
             } catch {
                 return .failed(error)
             }

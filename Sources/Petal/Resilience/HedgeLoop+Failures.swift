@@ -33,7 +33,7 @@ extension HedgeLoop {
             defer { wait = nil }
             return wait
         }
-        if let timer { _ = clock.scheduler.cancel(timer) }
+        if let timer { _ = clock.cancel(timer) }
         execute(number)
     }
 
@@ -54,7 +54,7 @@ extension HedgeLoop {
             live += 1
             return (-retried, false)
         }
-        if let hedgeTimer { _ = clock.scheduler.cancel(hedgeTimer) }
+        if let hedgeTimer { _ = clock.cancel(hedgeTimer) }
         guard let number = next.number else {
             if next.last { conclude(.rejected, error: error) }
             return

@@ -378,10 +378,10 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
         // Counted whether or not this thread ended the call, before the result resolves.
         let endedAt = countingFirst ? countFirst(answeredBeforeHedge: beforeHedge) : endedAt
         guard let deferred else { return }
-        if let timer { _ = clock.scheduler.cancel(timer) }
+        if let timer { _ = clock.cancel(timer) }
         // A retry whose wait is taken out never begins: its token comes back (one the timer
         // took runs, and finds the call over).
-        if let retryTimer, clock.scheduler.cancel(retryTimer) { plan.retryBudget?.giveBack() }
+        if let retryTimer, clock.cancel(retryTimer) { plan.retryBudget?.giveBack() }
         if timesLatency, let latencies { record(kind, into: latencies, endedAt: endedAt ?? clock.nanosecondsNow) }
         // Votes on copies that resolved already (the winner among them) change nothing.
         if let first { unsafeDowncast(first, to: FutureStorage<Value>.self).receiveVote() }

@@ -256,7 +256,7 @@ final class RetryLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
         // A wait not scheduled yet, or already over, is not in the timer: nothing to remove. A
         // wait removed here never runs its attempt, whose token comes back; one the timer took
         // runs it, and `run` finds the request.
-        if let wait, clock.scheduler.cancel(wait) { policy.budget?.giveBack() }
+        if let wait, clock.cancel(wait) { policy.budget?.giveBack() }
         current?.requestCancellation()
         result.fail(.cancelled, error: nil)
     }

@@ -72,12 +72,25 @@ public final class DeadlineClock: Sendable {
         scheduler.nanosecondsNow
     }
 
+    // The scheduler's calls that an attempt loop makes on every call, here rather than through
+    // `scheduler` at the call: read there, the scheduler was retained and released around each
+    // (two atomic operations apiece, callgrind).
+
     /// The instant of `nanoseconds`, a reading of ``nanosecondsNow`` (see
-    /// `DeadlineScheduler.instant(atNanoseconds:)`). Here rather than through ``scheduler`` at
-    /// the call: read there, the scheduler was retained and released around the call (two
-    /// atomic operations on every adaptive hedged call, callgrind).
+    /// `DeadlineScheduler.instant(atNanoseconds:)`).
     func instant(atNanoseconds nanoseconds: Int64) -> ContinuousClock.Instant {
         scheduler.instant(atNanoseconds: nanoseconds)
+    }
+
+    /// Puts `entry` on this clock's timer (see `DeadlineScheduler.schedule(_:)`).
+    func schedule(_ entry: DeadlineEntry) throws(TimerUnavailableError) {
+        try scheduler.schedule(entry)
+    }
+
+    /// Takes `entry` off this clock's timer; whether it was still there (see
+    /// `DeadlineScheduler.cancel(_:)`).
+    func cancel(_ entry: DeadlineEntry) -> Bool {
+        scheduler.cancel(entry)
     }
 
     /// Whether this is a manual clock, which only ``advance(by:)`` and ``advance(to:)`` move.
