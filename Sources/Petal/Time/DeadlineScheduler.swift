@@ -143,6 +143,8 @@ final class DeadlineScheduler: @unchecked Sendable {
     }
 
     deinit {
+        // The entries still waiting never run: their actions (and what those hold) go now.
+        locked.pointee.heap.releaseAll()
         locked.deinitialize(count: 1)
         locked.deallocate()
         manualNanoseconds?.deinitialize(count: 1)
