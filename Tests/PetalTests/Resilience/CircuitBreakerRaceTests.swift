@@ -78,15 +78,9 @@ struct CircuitBreakerRaceTests {
         "on real time, 2 threads failing 3 calls in 10 keep the breaker closed however its successes are sampled, and 7 in 10 open it"
     )
     func sampledSuccessesWeighAsTheCallsTheyStandFor() {
-        // Periods of 10 ms: many begin while the calls run, so that the window chooses to sample
-        // the successes once it holds a few thousand (how many depends on this machine's speed).
         // A success counted as one call where it stands for several would read 3 failures in 10
         // as more than half.
-        let breaker = CircuitBreaker(
-            name: "sampled",
-            policy: CircuitBreakerPolicy(
-                failureRateThreshold: 0.5, window: .time(.milliseconds(100), buckets: 10), minimumCalls: 100,
-                openDuration: .seconds(60)))
+        let breaker = CircuitBreaker.sampling(named: "sampled")
         let perThread = scaled(100_000)
         onThreads(2) { _ in
             for index in 0..<perThread {

@@ -4,6 +4,18 @@ import Petal
 struct BackendDown: Error {}
 
 extension CircuitBreaker {
+    /// A breaker on real time whose window samples its successes once it is busy: periods of
+    /// 10 ms, so that many begin while a test's calls run and the window chooses its mask once
+    /// it holds a few thousand (how many depends on the machine's speed); opens at half the
+    /// calls failed, and stays open a minute.
+    static func sampling(named name: String) -> CircuitBreaker {
+        CircuitBreaker(
+            name: name,
+            policy: CircuitBreakerPolicy(
+                failureRateThreshold: 0.5, window: .time(.milliseconds(100), buckets: 10), minimumCalls: 100,
+                slowCallDuration: .seconds(60), openDuration: .seconds(60)))
+    }
+
     /// Runs one call that resolves at once as `outcome` says, and returns its outcome.
     @discardableResult
     func call(_ outcome: BreakerCall, runs: Counter? = nil) -> Outcome<Int>? {

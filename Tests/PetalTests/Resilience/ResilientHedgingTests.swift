@@ -200,16 +200,10 @@ struct ResilientHedgingTests {
         "on real time, 2 threads of calls answered before their hedge: 3 failures in 10 keep the breaker closed however the fast successes are sampled, and 7 in 10 open it"
     )
     func sampledFastSuccessesWeighAsTheCallsTheyStandFor() {
-        // Periods of 10 ms, as in the breaker's own test of sampling: once the window holds a
-        // few thousand calls it samples the successes, and a first copy's fast success is then
-        // counted, or not, by the mask of the period it was sent in (`HedgeLoop.firstWeight`). A
-        // success counted as one call where it stands for several would read 3 failures in 10
-        // as more than half.
-        let breaker = CircuitBreaker(
-            name: "sampled hedges",
-            policy: CircuitBreakerPolicy(
-                failureRateThreshold: 0.5, window: .time(.milliseconds(100), buckets: 10), minimumCalls: 100,
-                slowCallDuration: .seconds(60), openDuration: .seconds(60)))
+        // Once the window samples, a first copy's fast success is counted, or not, by the mask
+        // of the period it was sent in (`HedgeLoop.firstWeight`). A success counted as one call
+        // where it stands for several would read 3 failures in 10 as more than half.
+        let breaker = CircuitBreaker.sampling(named: "sampled hedges")
         // A delay far within the slow-call duration: every fulfilment before it is a fast success.
         let policy = HedgingPolicy(copies: 2, delay: .seconds(30), breaker: breaker, hedgingWhen: { _ in false })
         @Sendable func call(failing: Bool, _ index: Int) -> Future<Int> {

@@ -31,7 +31,7 @@ struct DeadlineHeapTests {
         "2,000 deadlines scheduled in a shuffled order, a third taken out at random: the rest run earliest first, each once"
     )
     func shuffledInsertionsAndRemovals() throws {
-        var random = SplitMix(seed: 56)
+        var random = SeededGenerator(seed: 56)
         let clock = DeadlineClock.manual()
         let start = clock.now
         let ran = Recorder<Int>()
@@ -61,18 +61,5 @@ struct DeadlineHeapTests {
         let sorted = events.sorted { ($0 / 4, position[$0]!) < ($1 / 4, position[$1]!) }
         #expect(events == sorted)
         #expect(clock.pendingDeadlineCount == 0)
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so that a failure repeats.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
