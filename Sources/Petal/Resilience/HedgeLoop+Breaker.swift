@@ -30,18 +30,8 @@ extension HedgeLoop {
             watch(shield.storage)
             return scheduleNextCopy(after: number)
         }
-        if number == 1 {
-            // Kept here rather than in a closure: the first copy's count allocates nothing.
-            // Written before the subscription that publishes them to the thread that reads them.
-            firstTicket = ticket
-            firstStart = start
-            // Whether a fast success will be counted, decided now, from the state word's line
-            // that the admission has just loaded (`run` sends only through the plan's words).
-            firstWeight =
-                delayNanoseconds <= plan.breakerSlowCallNanoseconds
-                ? CircuitBreaker.fastSuccessWeight(ticket, begunAt: start, words: plan.breakerWords.unsafelyUnwrapped)
-                : -1
-        }
+        // `run` sends through the breaker only with the plan's words.
+        if number == 1 { keepFirst(ticket, since: start, words: plan.breakerWords.unsafelyUnwrapped) }
         guard finishStarting(copy.storage) else { return }
         if number == 1 {
             subscribeStep(copy.storage) { copy, kind in self.decideCounted(copy, kind) }
@@ -61,16 +51,24 @@ extension HedgeLoop {
     /// rare paths through the breaker (a trial, a later copy, a refusal) stay in
     /// `send(_:through:ticket:since:)`.
     func sendFirstCounted(ticket: CircuitBreaker.Ticket, words: UnsafeMutablePointer<petal_atomic_word>) {
-        // Kept here rather than in a closure: the first copy's count allocates nothing.
-        // Written before the subscription that publishes them to the thread that reads them.
+        keepFirst(ticket, since: beganAt, words: words)
+        send(1, countingFirst: true)
+    }
+
+    /// Keeps the first copy's `ticket` and `start` for `decideCounted`, and decides how its
+    /// fulfilment before the next copy's timer will be counted (`firstWeight`), from the state
+    /// word's line at `words` that the admission has just loaded. Kept in the loop rather than
+    /// in a closure: the first copy's count allocates nothing. Written before the subscription
+    /// that publishes them to the thread that reads them.
+    @inline(__always)
+    func keepFirst(
+        _ ticket: CircuitBreaker.Ticket, since start: Int64, words: UnsafeMutablePointer<petal_atomic_word>
+    ) {
         firstTicket = ticket
-        firstStart = beganAt
-        // Whether a fast success will be counted, decided now, from the state word's line that
-        // the admission has just loaded.
+        firstStart = start
         firstWeight =
             delayNanoseconds <= plan.breakerSlowCallNanoseconds
-            ? CircuitBreaker.fastSuccessWeight(ticket, begunAt: beganAt, words: words) : -1
-        send(1, countingFirst: true)
+            ? CircuitBreaker.fastSuccessWeight(ticket, begunAt: start, words: words) : -1
     }
 
     /// The body of the first copy, let through by a closed breaker, threw: a failure for the
