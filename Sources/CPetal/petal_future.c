@@ -192,9 +192,17 @@ int petal_future_resolve(petal_future *future, petal_status status, void *payloa
     if (status < PETAL_STATUS_FULFILLED || status > PETAL_STATUS_CANCELLED) return PETAL_ERR_INVALID;
     /* (PETAL_STATUS_CANCELLED <= PETAL_KIND_MAX: the status is the cell's outcome kind.) */
     petal_future_state *state = petal_future_state_of(future);
-    if (!petal_cell_claim(&state->cell)) return PETAL_ERR_RESOLVED;
-    state->payload = payload; /* ours alone until publish releases it */
-    petal_word taken = petal_cell_publish(&state->cell, (unsigned)status);
+    /* With callbacks waiting, the claim takes them, and a resolution that had subscribers makes
+       two read-modify-writes instead of three. Other threads read the payload only once the cell
+       is RESOLVED (petal_future_visible), after the delivery's last take_more released it. */
+    petal_word taken = petal_cell_claim_taking(&state->cell);
+    if (!petal_word_won_claim(taken)) return PETAL_ERR_RESOLVED;
+    state->payload = payload; /* ours alone until the word turns RESOLVED */
+    if (petal_word_has_waiters(taken)) {
+        petal_cell_mark_written(&state->cell, (unsigned)status);
+    } else {
+        taken = petal_cell_publish(&state->cell, (unsigned)status);
+    }
     if (petal_word_has_waiters(taken)) {
         /* Delivers (now, or deferred), then wakes the sleepers. */
         petal_run_inline((petal_inline_work){.future = future, .taken = taken});

@@ -644,6 +644,61 @@ static void test_reserve_and_push_while_claimed(void) {
     check_ran_in_sequence(&d, 0, 3);
 }
 
+static void test_claim_taking_takes_the_waiters_in_its_one_cas(void) {
+    /* Nobody waits: it is claim (CLAIMED, list and count kept), and publish follows. */
+    petal_cell quiet;
+    petal_cell_init(&quiet);
+    petal_word taken = petal_cell_claim_taking(&quiet);
+    CHECK(petal_word_won_claim(taken));
+    CHECK(taken == 0);
+    CHECK(petal_cell_load(&quiet) == PETAL_PHASE_CLAIMED);
+    CHECK(!petal_cell_outcome_visible(&quiet, petal_cell_load(&quiet)));
+    CHECK(petal_cell_claim_taking(&quiet) == PETAL_CLAIM_LOST); /* a loser changes nothing */
+    CHECK(!petal_word_won_claim(PETAL_CLAIM_LOST));
+    CHECK(petal_cell_claim(&quiet) == 0);
+    CHECK(petal_cell_load(&quiet) == PETAL_PHASE_CLAIMED);
+    /* A subscriber between the claim and publish is delivered by publish's batch. */
+    int quiet_inline = 0;
+    subscribe(&quiet, &quiet_inline, 7);
+    taken = petal_cell_publish(&quiet, 2);
+    CHECK(petal_word_has_waiters(taken));
+    CHECK(petal_cell_outcome_visible(&quiet, petal_cell_load(&quiet))); /* DELIVERING, published */
+    CHECK(petal_cell_kind(&quiet) == 2);
+    delivery late = {0};
+    deliver_all(&quiet, &late, taken, &quiet_inline);
+    check_ran_in_sequence(&late, 7, 1);
+    CHECK(petal_cell_load(&quiet) == PETAL_PHASE_RESOLVED);
+
+    /* Waiters (the inline slot, a full block, part of another, and PARKED): one CAS makes the
+       cell DELIVERING, empty, PARKED kept, and hands the list over; the outcome is not
+       visible until the mark. */
+    petal_cell cell;
+    petal_cell_init(&cell);
+    int inline_id = 0;
+    for (int id = 0; id < 10; id++) subscribe(&cell, &inline_id, id);
+    CHECK(petal_cell_park(&cell) == 1);
+    petal_word before = petal_cell_load(&cell);
+    taken = petal_cell_claim_taking(&cell);
+    CHECK(petal_word_won_claim(taken));
+    CHECK(taken == before);
+    petal_word word = petal_cell_load(&cell);
+    CHECK(word == (PETAL_PHASE_DELIVERING | PETAL_PARKED));
+    CHECK(petal_word_has_outcome(word) && !petal_cell_outcome_visible(&cell, word));
+    CHECK(petal_cell_claim_taking(&cell) == PETAL_CLAIM_LOST);
+    CHECK(petal_cell_claim(&cell) == 0);
+    petal_cell_mark_written(&cell, 3);
+    CHECK(petal_cell_outcome_visible(&cell, petal_cell_load(&cell)));
+    CHECK(petal_cell_kind(&cell) == 3);
+    /* Late subscribers queue behind the batch, as after publish. */
+    subscribe(&cell, &inline_id, 10);
+    delivery d = {0};
+    deliver_all(&cell, &d, taken, &inline_id);
+    check_ran_in_sequence(&d, 0, 11);
+    CHECK(petal_cell_load(&cell) == PETAL_PHASE_RESOLVED);
+    CHECK(petal_cell_kind(&cell) == 3);
+    CHECK(petal_cell_outcome_visible(&cell, PETAL_PHASE_RESOLVED));
+}
+
 static void test_publish_without_waiters_resolves(void) {
     petal_cell cell;
     petal_cell_init(&cell);
@@ -1458,6 +1513,7 @@ int main(void) {
     RUN_TEST(test_push_waiter_takes_no_reservations);
     RUN_TEST(test_claim_keeps_list_and_count_and_wins_once);
     RUN_TEST(test_reserve_and_push_while_claimed);
+    RUN_TEST(test_claim_taking_takes_the_waiters_in_its_one_cas);
     RUN_TEST(test_publish_without_waiters_resolves);
     RUN_TEST(test_publish_with_waiters_delivers);
     RUN_TEST(test_kind_lives_beside_the_word);

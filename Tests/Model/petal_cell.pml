@@ -41,9 +41,12 @@
  * capacity; a free asserts LIVE (no double free) and core ownership, and zeroes the block; at
  * the end no block may still be LIVE (no leak: every core block was freed exactly once).
  *
- * PROCESSES: two racing resolvers (claim; the winner stores kind and payload, publishes, then
- * delivers: the inline slot, the taken blocks oldest first, then every batch take_more
- * returns, until take_more makes the cell RESOLVED). Three subscribers: S1 subscribes callbacks
+ * PROCESSES: two racing resolvers (petal_cell_claim_taking: the claim, which takes the waiters
+ * if there are any and makes the cell DELIVERING at once; the winner writes the outcome, then
+ * marks it written (petal_cell_mark_written) if it took waiters, else publishes; then delivers:
+ * the inline slot, the taken blocks oldest first, then every batch take_more returns, until
+ * take_more makes the cell RESOLVED). A peeker reads the outcome as Swift's peek does
+ * (petal_cell_outcome_visible; -DNO_PEEKER leaves it out of the larger configurations). Three subscribers: S1 subscribes callbacks
  * 1 then 2, S2 callback 3 (petal_future_subscribe: reserve, commit, push), and S3 is the waiter
  * with callback 4 and its own block (-DALL_CORE_SUBSCRIBERS: S3 subscribes like S1 and S2).
  *
@@ -57,6 +60,7 @@
  *       runs its own callback, every registered callback has already run
  *   (6) memory: no access to a freed block or past a block's capacity, no double free, no
  *       free of a caller's block, and no block still allocated at the end
+ *   (7) a reader that is not the deliverer and finds the outcome visible reads the winner's
  *   final: the word is exactly RESOLVED (COUNT 0, LIST NULL).
  *
  * FIXES for the specification's two findings (see the README), as implemented:
@@ -78,6 +82,10 @@
  *   NO_BELOW_CAP     it settles `below` slots of an older block, not min(below, capacity).
  *   LATE_NEXT        the deliverer reads a block's next and owner after running its slots.
  *   LATE_TAKE_BACK   a straggler takes its callback back after its leave, not before.
+ *   TAKING_RESOLVES  claim_taking makes the cell RESOLVED when it takes the waiters.
+ *   TAKING_LEAVES_CLAIMED  claim_taking takes the waiters and leaves the word CLAIMED, empty.
+ *   MARK_BEFORE_OUTCOME  the resolver marks the kind written before it writes the outcome.
+ *   PEEK_WITHOUT_MARK    a reader trusts the word's outcome bit alone (DELIVERING, unmarked).
  *
  * GRANULARITY. Each load or CAS of the word, of a flag and of refs is its own atomic step,
  * with two exact exceptions. (a) The resolver's fetch-CAS loops (claim, publish, take_more)
@@ -145,7 +153,8 @@
 #define SLOT(b, i) ((b) * FULL + (i))
 
 short word = 0;               /* PENDING, COUNT 0, LIST NULL (above a byte: LIST is at bit 6) */
-byte kind = 0;                /* written by the claimer before publish */
+byte kind = 0;                /* written by the claimer: with publish, or by mark_written */
+bit written = 0;              /* the kind's WRITTEN mark (PETAL_KIND_WRITTEN) */
 byte payload = 0;             /* the outcome, likewise */
 byte slot_flag = EMPTY;       /* the inline slot's commit flag */
 byte slot_cb = 0;             /* the inline slot's payload (0: empty) */
@@ -251,35 +260,6 @@ byte before[NCB + 1];         /* done_mask when callback c's call began */
 #define RESOLVED_CHECK(w) \
     if :: is_resolved(w) -> assert((registered & ~ran_mask) == 0) :: else -> skip fi
 
-/* ---- claim ---------------------------------------------------------------------------------- */
-inline claim(result, k) {
-#ifdef LITERAL_LOOPS
-    old = word;                                          /* load */
-#endif
-    do
-    :: atomic {
-#ifndef LITERAL_LOOPS
-            old = word;                                  /* one read-modify-write */
-#endif
-            if
-            :: phase(old) != PENDING -> result = 0; old = 0; break
-            :: else -> skip
-            fi;
-            if                                           /* fetch-CAS */
-            :: word == old ->
-                word = old | CLAIMED;
-                printf("R%d: claims: word %d -> %d\n", k, old, word);
-                winners++;
-                assert(winners == 1);                    /* (1) */
-                winner_kind = k;
-                result = 1; old = 0;
-                break
-            :: else -> old = word                        /* the value the CAS saw */
-            fi
-        }
-    od
-}
-
 /* ---- petal_blocks_in_order: the reversal of a taken list, newest first, into oldest first,
    annotating each block's reserved slots: the newest gets min(COUNT of the taken word,
    capacity), each older one min(below of the block pushed over it, capacity). The deliverer
@@ -317,12 +297,12 @@ inline claim(result, k) {
 #ifndef BUGGY_PUBLISH
 inline publish(k) {
 #ifdef LITERAL_LOOPS
-    atomic { kind = k; payload = k; old = word }         /* the outcome; load */
+    atomic { kind = k; written = 1; payload = k; old = word } /* the outcome; load */
 #endif
     do
     :: atomic {                                          /* fetch-CAS full */
 #ifndef LITERAL_LOOPS
-            kind = k; payload = k; old = word;           /* one read-modify-write */
+            kind = k; written = 1; payload = k; old = word; /* one read-modify-write */
 #endif
             if
             :: word == old ->
@@ -343,12 +323,12 @@ inline publish(k) {
    store then publishes the outcome. */
 inline publish(k) {
 #ifdef LITERAL_LOOPS
-    atomic { kind = k; payload = k; old = word }
+    atomic { kind = k; written = 1; payload = k; old = word }
 #endif
     do
     :: atomic {
 #ifndef LITERAL_LOOPS
-            kind = k; payload = k; old = word;
+            kind = k; written = 1; payload = k; old = word;
 #endif
             if
             :: word == old ->
@@ -500,11 +480,63 @@ inline deliver_blocks() {
     od
 }
 
-/* ---- a resolver: claim; the winner publishes and delivers -----------------------------------
+/* ---- claim_taking: the claim, and with waiters publish's taking, in one CAS (FULL) ----------
+   With waiters the word is DELIVERING before the outcome is written: the resolver writes it,
+   then mark_written publishes it to readers that are not delivering it (the Peeker). Exactly
+   one caller wins; losers touch nothing. */
+inline claim_taking(result, k) {
+#ifdef LITERAL_LOOPS
+    old = word;                                          /* load */
+#endif
+    do
+    :: atomic {
+#ifndef LITERAL_LOOPS
+            old = word;                                  /* one read-modify-write */
+#endif
+            if
+            :: phase(old) != PENDING -> result = 0; old = 0; break
+            :: else -> skip
+            fi;
+            if                                           /* fetch-CAS full */
+            :: word == old ->
+                if
+                :: has_waiters(old) ->
+                    word = make_word(NIL, 0, DELIVERING);
+#ifdef TAKING_RESOLVES
+                    word = make_word(NIL, 0, RESOLVED);  /* BUG: published before it is written */
+#endif
+#ifdef TAKING_LEAVES_CLAIMED
+                    word = make_word(NIL, 0, CLAIMED);   /* BUG: an empty unpublished word */
+#endif
+                    skip
+                :: else -> word = old | CLAIMED
+                fi;
+                printf("R%d: claims: word %d -> %d\n", k, old, word);
+                winners++;
+                assert(winners == 1);                    /* (1) */
+                winner_kind = k;
+                taken = old; old = 0;
+                if
+                :: has_waiters(taken) ->
+                    lst = word_list(taken); cnt = word_count(taken);
+                    LIST_REVERSE(lst, cnt, batch)
+                :: else -> skip
+                fi;
+                result = 1;
+                break
+            :: else -> old = word                        /* the value the CAS saw */
+            fi
+        }
+    od
+}
+
+/* ---- a resolver: the claim (taking the waiters if any), the outcome, its publication, and
+   the delivery. The outcome (payload) is a plain store of its own step; mark_written is the
+   RELEASE store of the kind with its WRITTEN mark.
    @driver resolve
-     Swift FutureStorage.fulfil(with:) + FutureStorage.publish(_:)
-     Swift FutureStorage.fail(_:error:) + FutureStorage.publish(_:)
-     Swift FutureStorage.fail(_:error:failureSite:) + FutureStorage.publish(_:)
+     Swift FutureStorage.fulfil(with:) + FutureStorage.publish(_:claimed:)
+     Swift FutureStorage.fail(_:error:) + FutureStorage.publish(_:claimed:)
+     Swift FutureStorage.fail(_:error:failureSite:) + FutureStorage.publish(_:claimed:)
      C     petal_future_resolve
    @driver deliver
      Swift FutureStorage.runWaiters(_:kind:)
@@ -515,35 +547,80 @@ proctype Resolver(byte k) {
     short r;
     bit won, owned;
 
-    claim(won, k);                                       /* @step resolve: petal_cell_claim */
+    claim_taking(won, k);                                /* @step resolve: petal_cell_claim_taking */
     if
     :: won ->
-        publish(k);                                      /* @step resolve: petal_cell_publish */
+#ifdef MARK_BEFORE_OUTCOME
         if
-        :: has_waiters(taken) ->                         /* DELIVERING: deliver */
-            taken = 0;
-            /* @step deliver: petal_slot_settle */
-            settle_inline();                             /* the inline slot: petal_word_includes_inline */
-#ifndef SKIP_TAKE_MORE
-            do                                           /* publish's blocks, then each batch */
-            :: deliver_blocks();
-               take_more(k);                             /* @step deliver: petal_cell_take_more */
-               if
-               :: batch == NIL -> break                  /* it made the cell RESOLVED */
-               :: else -> skip
-               fi
-            od
-#else
-            do                                           /* take_more after a block batch only */
-            :: batch != NIL -> deliver_blocks(); take_more(k)
-            :: else -> break
-            od
+        :: has_waiters(taken) -> atomic { kind = k; written = 1 }
+        :: else -> skip
+        fi;
 #endif
-        :: else -> taken = 0
+        atomic {                                         /* the outcome, after the claim */
+            printf("R%d: writes the outcome over word %d\n", k, word);
+            payload = k
+        };
+        if
+        :: has_waiters(taken) ->
+#ifndef MARK_BEFORE_OUTCOME
+            atomic {                                     /* @step resolve: petal_cell_mark_written */
+                kind = k; written = 1;
+                printf("R%d: marks the outcome written\n", k)
+            }
+#else
+            skip
+#endif
+        :: else -> publish(k)                            /* @step resolve: petal_cell_publish */
         fi
     :: else -> skip                                      /* a loser touches nothing */
     fi;
+    if
+    :: won && has_waiters(taken) ->                      /* DELIVERING: deliver */
+        taken = 0;
+        /* @step deliver: petal_slot_settle */
+        settle_inline();                                 /* the inline slot: petal_word_includes_inline */
+#ifndef SKIP_TAKE_MORE
+        do                                               /* the taken blocks, then each batch */
+        :: deliver_blocks();
+           take_more(k);                                 /* @step deliver: petal_cell_take_more */
+           if
+           :: batch == NIL -> break                      /* it made the cell RESOLVED */
+           :: else -> skip
+           fi
+        od
+#else
+        do                                               /* take_more after a block batch only */
+        :: batch != NIL -> deliver_blocks(); take_more(k)
+        :: else -> break
+        od
+#endif
+    :: else -> taken = 0
+    fi;
     won = 0
+}
+
+/* ---- a reader of the outcome that is not its deliverer (Swift's peek, isResolved, snapshot:
+   petal_cell_outcome_visible): an acquire load of the word, and of the kind's mark if the
+   word is DELIVERING. (7) what it reads then is the winner's outcome. */
+proctype Peeker() {
+    short w;
+    w = word;                                            /* load-acquire */
+    if
+    :: is_resolved(w) -> skip
+    :: has_outcome(w) ->
+#ifndef PEEK_WITHOUT_MARK
+        if                                               /* load-acquire of the kind */
+        :: written == 1 -> skip
+        :: else -> goto done                             /* not written yet: pending */
+        fi
+#else
+        skip                                             /* BUG: the outcome bit trusted alone */
+#endif
+    :: else -> goto done                                 /* pending */
+    fi;
+    assert(winner_kind != 0 && payload == winner_kind && kind == winner_kind);   /* (7) */
+done:
+    w = 0
 }
 
 /* ---- Subscribe (callback c; block c if it needs one) ---------------------------------------- */
@@ -833,6 +910,9 @@ init {
 #endif
         run Resolver(1);
         run Resolver(2);
+#ifndef NO_PEEKER
+        run Peeker();
+#endif
         run Subscriber(1, 2, 0);   /* S1: callbacks 1 then 2 */
         run Subscriber(3, 3, 0);   /* S2 */
 #ifdef ALL_CORE_SUBSCRIBERS

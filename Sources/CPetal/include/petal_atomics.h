@@ -29,7 +29,8 @@
  *   petal_atomic_fetch_add[_release|_full]          returns the value before
  *   petal_atomic_cas_{acquire,release,full}         1 if it swapped
  *   petal_atomic_fetch_cas[_acquire|_full]          returns the value seen (old if it swapped)
- *   petal_atomic_uint_load_acquire                  an unsigned (commit flags)
+ *   petal_atomic_uint_load_acquire                  an unsigned (commit flags, a cell's kind)
+ *   petal_atomic_uint_store_release
  *   petal_atomic_uint_cas_release
  *   petal_atomic_uint_fetch_cas_full
  */

@@ -93,6 +93,9 @@ PETAL_INLINE unsigned petal_atomic_uint_load(const volatile unsigned *word) {
 PETAL_INLINE void petal_atomic_uint_store(volatile unsigned *word, unsigned value) {
     AO_int_store(word, value);
 }
+PETAL_INLINE void petal_atomic_uint_store_release(volatile unsigned *word, unsigned value) {
+    AO_int_store_release(word, value);
+}
 PETAL_INLINE unsigned char petal_atomic_uchar_load(const volatile unsigned char *byte) {
     return AO_char_load(byte);
 }

@@ -172,6 +172,11 @@ PETAL_INLINE void petal_atomic_uint_store(volatile unsigned *word, unsigned valu
     atomic_store_explicit(PETAL_C11_UINT(word), value, memory_order_relaxed);
 }
 
+/* AO_int_store_release: RELEASE. */
+PETAL_INLINE void petal_atomic_uint_store_release(volatile unsigned *word, unsigned value) {
+    atomic_store_explicit(PETAL_C11_UINT(word), value, memory_order_release);
+}
+
 /* AO_char_load: RELAXED (no suffix, no ordering). */
 PETAL_INLINE unsigned char petal_atomic_uchar_load(const volatile unsigned char *byte) {
     return atomic_load_explicit(PETAL_C11_UCHAR(byte), memory_order_relaxed);

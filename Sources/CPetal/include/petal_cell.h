@@ -32,6 +32,12 @@
  *                 single waiter).
  *   - claim       CAS PENDING -> CLAIMED, keeping list and count. No ordering: the claim
  *                 publishes nothing. Exactly one caller wins; losers must not touch the outcome.
+ *   - claim_taking  what the resolvers call: claim and, when callbacks wait, publish's taking
+ *                 in one CAS (FULL): PENDING -> DELIVERING with an empty list, before the
+ *                 outcome is written; then mark_written, a RELEASE store of the kind with
+ *                 PETAL_KIND_WRITTEN, publishes the outcome to readers that are not delivering
+ *                 it (petal_cell_outcome_visible). Without waiters it is claim, and publish
+ *                 follows.
  *   - publish     the claimer has written the outcome and the kind. One CAS with FULL ordering
  *                 swaps in RESOLVED if nobody waits, else DELIVERING with an empty list, taking
  *                 the waiters. RELEASE publishes the outcome to every later acquire of the word;
@@ -97,19 +103,31 @@ PETAL_INLINE void petal_cell_init(petal_cell *cell) {
 PETAL_INLINE void petal_cell_init_resolved(petal_cell *cell, unsigned kind) {
     cell->word = PETAL_PHASE_RESOLVED;
     cell->slot_flag = PETAL_SLOT_SKIPPED;
-    cell->kind = kind;
+    cell->kind = kind | PETAL_KIND_WRITTEN;
 }
 
-/* Reads the word. ACQUIRE: a word with an outcome seen here makes the outcome (and the kind)
-   written before publish visible to the reader, which is the whole synchronisation of the
-   outcome. */
+/* Reads the word. ACQUIRE: a RESOLVED word seen here makes the outcome (and the kind) visible
+   to the reader, and so does a DELIVERING one whose kind carries PETAL_KIND_WRITTEN
+   (petal_cell_outcome_visible): the whole synchronisation of the outcome. */
 PETAL_INLINE petal_word petal_cell_load(const petal_cell *cell) {
     return petal_atomic_load_acquire(&cell->word);
 }
 
-/* The outcome kind; only after petal_cell_load saw petal_word_has_outcome. */
+/* Whether the outcome of a cell whose word (loaded with petal_cell_load) is `word` may be read
+   by any thread: RESOLVED, or DELIVERING with the outcome written. A claim that takes the
+   waiters (petal_cell_claim_taking) makes the word DELIVERING before the outcome is written;
+   petal_cell_mark_written's RELEASE store then publishes it, and the ACQUIRE load here reads
+   that mark. Its deliverer, which wrote the outcome, may read it at once. */
+PETAL_INLINE int petal_cell_outcome_visible(const petal_cell *cell, petal_word word) {
+    if (petal_word_is_resolved(word)) return 1;
+    if (!petal_word_has_outcome(word)) return 0;
+    return (petal_atomic_uint_load_acquire(&cell->kind) & PETAL_KIND_WRITTEN) != 0;
+}
+
+/* The outcome kind; only where the outcome is visible (petal_cell_outcome_visible), or to its
+   deliverer. RELAXED: the acquire that made the outcome visible orders this read too. */
 PETAL_INLINE unsigned petal_cell_kind(const petal_cell *cell) {
-    return cell->kind;
+    return petal_atomic_uint_load(&cell->kind) & PETAL_KIND_MASK;
 }
 
 /* What petal_cell_reserve found. */
@@ -242,6 +260,42 @@ PETAL_INLINE int petal_cell_claim(petal_cell *cell) {
     }
 }
 
+/* Claims the right to resolve and, if callbacks wait, takes them in the same CAS: what every
+   resolver of Petal's containers calls (Swift's FutureStorage and the C future). Returns the
+   word it replaced if it won (petal_word_won_claim), else PETAL_CLAIM_LOST, and the caller must
+   not touch the outcome. Won:
+     - with waiters (petal_word_has_waiters of the word returned), the cell is now DELIVERING,
+       its outcome not yet written: the caller writes it, calls petal_cell_mark_written, then
+       delivers the word returned as it would a word publish took (the inline slot, the
+       blocks, take_more until RESOLVED);
+     - without, the cell is CLAIMED, as after petal_cell_claim: the caller writes the outcome
+       and publishes it with petal_cell_publish, which may find waiters pushed meanwhile.
+   One read-modify-write where claim and publish take two, whenever someone subscribed before
+   the resolution (every link of a chain, every call a caller waits on). Until the mark, a
+   thread that sees the DELIVERING word reads no outcome (petal_cell_outcome_visible).
+   FULL: acquire takes the blocks' contents (as publish's does); and Swift's resolver loads its
+   cancellation slot after this CAS, against an attachment that stores there and then loads
+   the word, so that one of the two sees the other (FutureStorage.publish). */
+PETAL_INLINE petal_word petal_cell_claim_taking(petal_cell *cell) {
+    petal_word old = petal_atomic_load(&cell->word);
+    for (;;) {
+        if ((old & PETAL_PHASE_MASK) != PETAL_PHASE_PENDING) return PETAL_CLAIM_LOST;
+        petal_word next = petal_word_has_waiters(old) ? PETAL_PHASE_DELIVERING | (old & PETAL_PARKED)
+                                                       : old | PETAL_PHASE_CLAIMED;
+        petal_word seen = petal_atomic_fetch_cas_full(&cell->word, old, next);
+        if (seen == old) return old;
+        old = seen;
+    }
+}
+
+/* After petal_cell_claim_taking took waiters, once the outcome is written: records `kind` (at
+   most PETAL_KIND_MAX) with PETAL_KIND_WRITTEN. RELEASE: the outcome happens before any thread
+   that sees the mark with petal_cell_outcome_visible reads it. A plain store on x86: no
+   read-modify-write. */
+PETAL_INLINE void petal_cell_mark_written(petal_cell *cell, unsigned kind) {
+    petal_atomic_uint_store_release(&cell->kind, kind | PETAL_KIND_WRITTEN);
+}
+
 /* Publishes `kind` (at most PETAL_KIND_MAX) after a successful claim and returns the word it
    replaced. If petal_word_has_waiters() says so, the cell is now DELIVERING and the caller owns
    the taken waiters: it settles the inline slot, then the blocks oldest first
@@ -249,7 +303,7 @@ PETAL_INLINE int petal_cell_claim(petal_cell *cell) {
    word without a list. Otherwise the cell is RESOLVED, there is nothing to run, and if
    petal_word_has_parked() says so the caller wakes the waiters. */
 PETAL_INLINE petal_word petal_cell_publish(petal_cell *cell, unsigned kind) {
-    cell->kind = kind; /* published by the CAS below */
+    petal_atomic_uint_store(&cell->kind, kind | PETAL_KIND_WRITTEN); /* published by the CAS below */
     petal_word old = petal_atomic_load(&cell->word);
     for (;;) {
         petal_word next = petal_word_has_waiters(old) ? PETAL_PHASE_DELIVERING | (old & PETAL_PARKED)

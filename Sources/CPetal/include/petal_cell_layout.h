@@ -85,6 +85,10 @@ extern "C" {
 #define PETAL_TAG_MASK         ((petal_word)63)
 /* The largest outcome kind a cell can carry. */
 #define PETAL_KIND_MAX         3u
+/* The kind's bits in the cell's kind field; above them, PETAL_KIND_WRITTEN says that the outcome
+   is written (petal_cell_outcome_visible). */
+#define PETAL_KIND_MASK        3u
+#define PETAL_KIND_WRITTEN     4u
 
 /* Callbacks per waiter block, and the COUNT of a block that takes no more reservations. */
 #define PETAL_BLOCK_SLOTS 7u
@@ -167,7 +171,7 @@ _Static_assert(PETAL_BLOCK_BYTES <= 255, "a place in a block fits the offset tab
 typedef struct petal_cell {
     volatile petal_word word;
     volatile unsigned slot_flag; /* the inline slot's commit flag */
-    unsigned kind;               /* the outcome kind: written by the claimer before it publishes */
+    volatile unsigned kind;      /* the outcome kind, and PETAL_KIND_WRITTEN once it is written */
 } petal_cell;
 
 /* Slot `index`'s commit flag and payload in a block: slot 0 in the header line, slot 1 + 3r + i
@@ -232,6 +236,15 @@ PETAL_INLINE unsigned petal_word_count(petal_word word) {
    DELIVERING and the taker delivers them). */
 PETAL_INLINE int petal_word_has_waiters(petal_word word) {
     return petal_word_count(word) != 0;
+}
+
+/* What petal_cell_claim_taking returns to a caller that lost the claim: never a word it
+   replaces, which is always PENDING. */
+#define PETAL_CLAIM_LOST PETAL_PHASE_RESOLVED
+
+/* Whether petal_cell_claim_taking's answer is a won claim (the PENDING word it replaced). */
+PETAL_INLINE int petal_word_won_claim(petal_word answer) {
+    return (answer & PETAL_PHASE_MASK) == PETAL_PHASE_PENDING;
 }
 
 /* Whether the batch of a word taken by publish starts with the inline slot. Settling an inline

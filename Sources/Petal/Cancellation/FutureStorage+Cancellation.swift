@@ -113,7 +113,7 @@ extension FutureStorage {
     /// Registers `node` to answer a request (see ``addCancellationAction(_:)-closure``).
     @usableFromInline
     final func addCancellationAction(_ node: __owned CancellationAction) {
-        installRecord()._withUnsafeGuaranteedRef { $0.add(node, isResolved: { isResolved }) }
+        installRecord()._withUnsafeGuaranteedRef { $0.add(node, isResolved: { hasOutcomeBit }) }
     }
 
     /// Counts one more dependent that may vote. Returns `false` if the count is saturated (the
@@ -176,7 +176,7 @@ extension FutureStorage {
         // promise's stop (addProducerStop): a resolution that published before this install
         // did not see the record, so the vote is let go here.
         if petal_atomic_word_exchange(cancellationSlot, &seen, petal_word(UInt(bitPattern: record.toOpaque()))) != 0 {
-            if isResolved { record._withUnsafeGuaranteedRef { $0.releaseActions() } }
+            if hasOutcomeBit { record._withUnsafeGuaranteedRef { $0.releaseActions() } }
             return true
         }
         record.release()
@@ -324,7 +324,7 @@ extension FutureStorage {
             // happens once, whoever makes it).
             if petal_atomic_word_exchange(cancellationSlot, &seen, petal_word(UInt(bitPattern: record.toOpaque()))) != 0
             {
-                if isResolved { record._withUnsafeGuaranteedRef { $0.releaseActions() } }
+                if hasOutcomeBit { record._withUnsafeGuaranteedRef { $0.releaseActions() } }
                 return
             }
             record.release()  // another thread installed a record first: a node goes there

@@ -111,7 +111,7 @@ public final class PromiseBatch<Value> {
     deinit {
         // The producers' side is gone: nobody can resolve `all` any more, so it is cancelled
         // rather than left pending, as a promise dropped unresolved cancels its future.
-        if !result.isResolved { site.abandon(result) }
+        if !result.isClaimed { site.abandon(result) }
     }
 
     /// The most slots a batch has: 16,777,216 (a larger count is reported and lowered to it).

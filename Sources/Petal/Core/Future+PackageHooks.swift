@@ -23,6 +23,6 @@ extension Future {
     /// Applies the abandoned-promise rule for a promise created at `fileID`:`line` and dropped:
     /// cancels this future if it is still pending, and reports it.
     package func abandonForPrototype(fileID: StaticString, line: UInt) {
-        if !storage.isResolved { PromiseSite(fileID: fileID, line: line).abandon(storage) }
+        if !storage.isClaimed { PromiseSite(fileID: fileID, line: line).abandon(storage) }
     }
 }

@@ -44,7 +44,7 @@ extension FutureHeader {
         self.init(
             cell: petal_cell(
                 word: kind == nil ? 0 : PETAL_PHASE_RESOLVED, slot_flag: kind == nil ? 0 : PETAL_SLOT_SKIPPED,
-                kind: kind?.rawValue ?? 0),
+                kind: kind.map { $0.rawValue | PETAL_KIND_WRITTEN } ?? 0),
             cancellation: petal_atomic_word(value: mayPassRequests ? petal_word(PETAL_CANCELLATION_MAY_PASS) : 0),
             slot: (0, 0), holds_step: chained, is_chained: chained,
             may_pass: petal_atomic_u8(value: mayPassRequests ? 1 : 0), padding: 0, failure: petal_atomic_u32(value: 0))

@@ -62,10 +62,11 @@ extension FutureStorage {
     @inlinable
     @discardableResult
     final func fail(_ kind: OutcomeKind, error: (any Error)?, failureSite: UInt32) -> Bool {
-        guard petal_cell_claim(cell) != 0 else { return false }
+        let taken = petal_cell_claim_taking(cell)
+        guard petal_word_won_claim(taken) != 0 else { return false }
         self.error.initialize(to: error)
         recordFailureSite(failureSite)
-        publish(kind)
+        publish(kind, claimed: taken)
         return true
     }
 

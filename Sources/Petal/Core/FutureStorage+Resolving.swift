@@ -6,9 +6,10 @@ extension FutureStorage {
     @inlinable
     @discardableResult
     final func fulfil(with value: Value) -> Bool {
-        guard petal_cell_claim(cell) != 0 else { return false }
+        let taken = petal_cell_claim_taking(cell)
+        guard petal_word_won_claim(taken) != 0 else { return false }
         withUnsafeMutablePointerToElements { $0.initialize(to: value) }
-        publish(.fulfilled)
+        publish(.fulfilled, claimed: taken)
         return true
     }
 
@@ -16,9 +17,10 @@ extension FutureStorage {
     @inlinable
     @discardableResult
     final func fail(_ kind: OutcomeKind, error: (any Error)?) -> Bool {
-        guard petal_cell_claim(cell) != 0 else { return false }
+        let taken = petal_cell_claim_taking(cell)
+        guard petal_word_won_claim(taken) != 0 else { return false }
         self.error.initialize(to: error)
-        publish(kind)
+        publish(kind, claimed: taken)
         return true
     }
 
@@ -115,15 +117,29 @@ extension FutureStorage {
         return fulfil(with: value)
     }
 
-    /// Publishes after a won claim, then runs the waiters it took, stack-safely.
+    /// Publishes the outcome written after a won claim (`claimed`, the word the claim replaced),
+    /// then runs the waiters taken, stack-safely.
+    ///
+    /// A claim that found waiters took them already (`petal_cell_claim_taking`): the outcome is
+    /// published by a store, and a resolution with subscribers makes two read-modify-writes of
+    /// the word (that claim, and the delivery's last `take_more`) instead of three. Without
+    /// waiters, publish's compare-and-swap makes the cell RESOLVED, or takes those who came
+    /// meanwhile.
     @inlinable
-    final func publish(_ kind: OutcomeKind) {
-        let taken = petal_cell_publish(cell, kind.rawValue)
+    final func publish(_ kind: OutcomeKind, claimed: petal_word) {
+        let taken: petal_word
+        if petal_word_has_waiters(claimed) != 0 {
+            petal_cell_mark_written(cell, kind.rawValue)
+            taken = claimed
+        } else {
+            taken = petal_cell_publish(cell, kind.rawValue)
+        }
         // A resolved future needs no cancellation actions: its attachment lets go of them (and
         // what they hold) now. One load of a word in the cache line just written, 0 unless
-        // someone used cancellation. Ordering: this load follows publish's FULL
-        // compare-and-swap, and an attachment that adds an action loads the cell after its own
-        // FULL push: one of the two sees the other, so an action is never left behind by both.
+        // someone used cancellation. Ordering: this load follows the FULL compare-and-swap that
+        // gave the word its outcome bit (the claim that took the waiters, or publish), and an
+        // attachment that adds an action loads the cell after its own FULL push and looks for
+        // that bit: one of the two sees the other, so an action is never left behind by both.
         // A slot that only says requests may pass (PETAL_CANCELLATION_MAY_PASS) holds nothing.
         let attachment = petal_atomic_word_load(cancellationSlot)
         if attachment > petal_word(PETAL_CANCELLATION_MAY_PASS) { petal_swift_attachment_resolved(attachment) }

@@ -140,8 +140,8 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader, Value> {
     /// The outcome, or `nil` while pending (including while a resolver is writing it).
     @inlinable
     final func peek() -> Outcome<Value>? {
-        let word = petal_cell_load(cell)
-        guard petal_word_has_outcome(word) != 0 else { return nil }
+        let cell = self.cell
+        guard petal_cell_outcome_visible(cell, petal_cell_load(cell)) != 0 else { return nil }
         return outcome(kind: OutcomeKind(publishedIn: cell))
     }
 
@@ -153,8 +153,8 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader, Value> {
     /// reads a rejection's error with it, only for rejections).
     @usableFromInline
     final func snapshot() -> Outcome<Value>? {
-        let word = petal_cell_load(cell)
-        guard petal_word_has_outcome(word) != 0 else { return nil }
+        let cell = self.cell
+        guard petal_cell_outcome_visible(cell, petal_cell_load(cell)) != 0 else { return nil }
         switch OutcomeKind(publishedIn: cell) {
         case .fulfilled: return .fulfilled(value)
         case .rejected: return .rejected(error.pointee.unsafelyUnwrapped)
@@ -169,8 +169,26 @@ class FutureStorage<Value>: ManagedBuffer<FutureHeader, Value> {
         return petal_word_has_outcome(word) == 0 && petal_word_has_waiters(word) != 0
     }
 
+    /// Whether the outcome may be read: RESOLVED, or being delivered with the outcome written
+    /// (a claim that took the waiters makes the word DELIVERING before its resolver writes it).
     @inlinable
     final var isResolved: Bool {
+        let cell = self.cell  // once: in unspecialised code each access goes through metadata
+        return petal_cell_outcome_visible(cell, petal_cell_load(cell)) != 0
+    }
+
+    /// Whether a resolver has won the claim, its outcome written or not: what a dropped
+    /// producer asks before it cancels the future (its own claim would lose). One load.
+    @inlinable
+    final var isClaimed: Bool {
+        petal_word_is_claimed(petal_cell_load(cell)) != 0
+    }
+
+    /// Whether a resolver has given the word its outcome bit (DELIVERING or RESOLVED), written
+    /// or not: the bit whose compare-and-swap is followed by the resolver's load of the
+    /// cancellation slot (see ``publish(_:claimed:)``).
+    @inlinable
+    final var hasOutcomeBit: Bool {
         petal_word_has_outcome(petal_cell_load(cell)) != 0
     }
 }

@@ -78,7 +78,7 @@ public final class Promise<Value> {
         // The last producer is gone: nobody can resolve the future any more, so cancel it rather
         // than leave its waiters hanging. No other thread can be resolving through this promise
         // now (it would hold a reference), so a lost claim here only means it was resolved.
-        if !withStorage({ $0.isResolved }) { abandon() }
+        if !withStorage({ $0.isClaimed }) { abandon() }
     }
 
     /// Runs `body` with the storage, borrowed from the immutable `future`: the compiler adds no
