@@ -9,11 +9,12 @@
  *
  *                claim (CAS, one winner)            publish (claimer, one CAS)
  *     PENDING ─────────────────────────► CLAIMED ──────────────────────────────► RESOLVED
- *      ▲ │ reserve, push                  ▲ │ reserve, push       │ waiters to run
- *      └─┘                                └─┘                     ▼              ▲ take_more: empty
- *                                                            DELIVERING ─────────┘
- *                                                               ▲ │ reserve, push (late subscribers
- *                                                               └─┘  queue behind the running batch)
+ *      ▲ │ │ reserve, push                ▲ │ reserve, push       │ waiters to run
+ *      └─┘ │                              └─┘                     ▼              ▲ take_more: empty
+ *          │ claim_taking, waiters taken (one CAS)           DELIVERING ─────────┘
+ *          └──────────────────────────────────────────────────►  ▲ │ reserve, push (late
+ *            then the outcome; mark_written publishes it         └─┘  subscribers queue
+ *                                                                     behind the batch)
  *
  *   - reserve     load-acquire; if RESOLVED, report it (the caller runs its callback itself).
  *                 Else take a slot with a CAS that adds one to COUNT: the inline slot (list
@@ -249,7 +250,8 @@ PETAL_INLINE int petal_cell_push_waiter(petal_cell *cell, petal_block *block) {
 }
 
 /* Claims the right to resolve. Exactly one caller per cell gets 1; every other call gets 0 and
-   must not touch the outcome memory. No ordering: the winner publishes later with FULL. */
+   must not touch the outcome memory. No ordering: the winner publishes later with FULL. Petal's
+   own resolvers call petal_cell_claim_taking, which is this claim when nobody waits. */
 PETAL_INLINE int petal_cell_claim(petal_cell *cell) {
     petal_word old = petal_atomic_load(&cell->word);
     for (;;) {
