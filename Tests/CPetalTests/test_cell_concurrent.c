@@ -137,6 +137,7 @@ typedef struct round_state {
     int use_waiters;          /* some subscriptions are caller-owned waiters */
     unsigned holder;          /* the subscriber that holds one reservation until it is settled */
     int finish_after_leaves;  /* the deliverer lets a block's stragglers leave before finishing */
+    int claim_takes;          /* resolvers claim with petal_cell_claim_taking, as Petal's do */
     petal_word resolve_after[RESOLVERS]; /* tickets a resolver waits for: varies who meets whom */
     volatile petal_word winners;
     volatile petal_word winner_kind;
@@ -255,11 +256,23 @@ static void resolve(round_state *round, unsigned kind) {
     /* Wait for the subscribers to be this far along (a condition, not a time): at once, or
        with blocks already filled. Never past what they reach while the holder holds. */
     WAIT_UNTIL(petal_atomic_load(&round->tickets) >= round->resolve_after[kind]);
-    if (!petal_cell_claim(&round->cell)) return;
+    /* Half the rounds claim as Petal's resolvers do, taking the waiters if there are any; the
+       other half claim, then publish. */
+    petal_word taken = 0;
+    if (round->claim_takes) {
+        taken = petal_cell_claim_taking(&round->cell);
+        if (!petal_word_won_claim(taken)) return;
+    } else if (!petal_cell_claim(&round->cell)) {
+        return;
+    }
     petal_atomic_fetch_add(&round->winners, 1);
     petal_atomic_store(&round->winner_kind, kind);
-    round->outcome = 1000 + (int)kind; /* ours alone until publish releases it */
-    petal_word taken = petal_cell_publish(&round->cell, kind);
+    round->outcome = 1000 + (int)kind; /* ours alone until the mark or publish releases it */
+    if (round->claim_takes && petal_word_has_waiters(taken)) {
+        petal_cell_mark_written(&round->cell, kind);
+    } else {
+        taken = petal_cell_publish(&round->cell, kind);
+    }
     announce(); /* the holder may wait for RESOLVED */
     if (!petal_word_has_waiters(taken)) return;
     if (petal_word_includes_inline(taken)) {
@@ -425,6 +438,7 @@ static void prepare(round_state *round, unsigned number, int use_waiters) {
        count stragglers that nobody is (then the wait ends when the subscribers are idle, and
        the block is not freed: the checks fail). */
     round->finish_after_leaves = number % 2;
+    round->claim_takes = (number / 2) % 2 == 0;
     /* Both resolvers set off at the same mark, so they race for the claim. Two tickets per
        subscription; the holder stops at its first reservation, so the others alone must be
        able to reach the mark: at most their 2 * CALLBACKS tickets each. */

@@ -206,6 +206,8 @@ typedef struct fz_held {
     unsigned index;
     int claimed;
     unsigned kind;
+    int taking;           /* claimed with petal_cell_claim_taking, which replaced `taken` */
+    petal_word taken;
     int delivering;
     petal_word batch;
     int first;            /* the batch is publish's: it starts with the inline slot */
@@ -460,8 +462,18 @@ static int fz_cell_deliver_batch(fz_cell *cell, fz_held *held) {
 static void fz_cell_publish(fz_thread *me, fz_target *target, fz_held *held, int now) {
     fz_cell *cell = target->cell;
     held->claimed = 0;
-    petal_word taken = petal_cell_publish(&cell->cell, held->kind);
-    FZ_CHECK((taken & PETAL_PHASE_MASK) == PETAL_PHASE_CLAIMED, "publish replaced a word that was not claimed");
+    petal_word taken;
+    if (held->taking && petal_word_has_waiters(held->taken)) {
+        /* The claim took the waiters: the mark publishes the outcome, and the batch is theirs. */
+        taken = held->taken;
+        FZ_CHECK((taken & PETAL_PHASE_MASK) == PETAL_PHASE_PENDING, "a claim took a word that was not pending");
+        FZ_CHECK((petal_cell_load(&cell->cell) & PETAL_PHASE_MASK) == PETAL_PHASE_DELIVERING,
+                 "a claim that took waiters left the cell not delivering");
+        petal_cell_mark_written(&cell->cell, held->kind);
+    } else {
+        taken = petal_cell_publish(&cell->cell, held->kind);
+        FZ_CHECK((taken & PETAL_PHASE_MASK) == PETAL_PHASE_CLAIMED, "publish replaced a word that was not claimed");
+    }
     fz_learn(me, target, 1);
     if (!petal_word_has_waiters(taken)) return;
     held->delivering = 1;
@@ -473,11 +485,21 @@ static void fz_cell_publish(fz_thread *me, fz_target *target, fz_held *held, int
     }
 }
 
-/* Claims a cell; the winner writes its outcome and holds the claim. Returns 1 if it won. */
+/* Claims a cell (with petal_cell_claim_taking if `kind`'s third bit says so, as Petal's
+   resolvers do); the winner writes its outcome and holds the claim. Returns 1 if it won. */
 static int fz_cell_claim(fz_thread *me, fz_target *target, fz_held *held, unsigned kind) {
     fz_cell *cell = target->cell;
     int knew = target->shared >= 0 && me->claimed[target->shared];
-    if (!petal_cell_claim(&cell->cell)) {
+    int taking = (kind >> 2) & 1;
+    petal_word taken = 0;
+    int won;
+    if (taking) {
+        taken = petal_cell_claim_taking(&cell->cell);
+        won = petal_word_won_claim(taken);
+    } else {
+        won = petal_cell_claim(&cell->cell);
+    }
+    if (!won) {
         fz_learn(me, target, 0);
         return 0;
     }
@@ -487,6 +509,8 @@ static int fz_cell_claim(fz_thread *me, fz_target *target, fz_held *held, unsign
     cell->outcome = fz_outcome(me->state, held->kind); /* ours alone until publish releases it */
     petal_atomic_store(&target->winner, cell->outcome);
     held->claimed = 1;
+    held->taking = taking;
+    held->taken = taken;
     fz_learn(me, target, 0);
     return 1;
 }
@@ -500,7 +524,7 @@ static void fz_cell_resolve(fz_thread *me, fz_target *target, unsigned kind) {
 static void fz_cell_status(fz_thread *me, fz_target *target) {
     fz_cell *cell = target->cell;
     petal_word word = petal_cell_load(&cell->cell);
-    if (!petal_word_has_outcome(word)) {
+    if (!petal_cell_outcome_visible(&cell->cell, word)) {
         FZ_CHECK(target->shared < 0 || !me->published[target->shared], "a published cell went back to having no outcome");
         return;
     }
