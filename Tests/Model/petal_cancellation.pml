@@ -72,7 +72,7 @@
    @driver vote
      Swift FutureStorage.receiveVote()
    @driver add
-     Swift CancellationRecord.add(_:isResolved:)
+     Swift CancellationRecord.add(_:resolutionBegun:)
    @driver close
      Swift CancellationRecord.close(with:)
 */

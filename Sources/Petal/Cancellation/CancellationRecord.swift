@@ -247,9 +247,10 @@ final class CancellationRecord: ManagedBuffer<CancellationRecord.Words, Void> {
 
     /// Registers `node`: it runs at once, on this thread, if a request already closed the list;
     /// it is dropped if the future's resolution did; otherwise it waits for either.
-    /// `isResolved` is asked after the push, so an action registered while the future resolves
-    /// is let go by one of the two (see `FutureStorage.publish`).
-    func add(_ node: __owned CancellationAction, isResolved: () -> Bool) {
+    /// `resolutionBegun` (whether the word has its outcome bit, written or not) is asked after
+    /// the push, so an action registered while the future resolves is let go by one of the two
+    /// (see `FutureStorage.publish(_:claimed:)`).
+    func add(_ node: __owned CancellationAction, resolutionBegun: () -> Bool) {
         let node = Unmanaged.passRetained(node)
         let address = petal_word(UInt(bitPattern: node.toOpaque()))
         var head = petal_atomic_word_load(actionsWord)
@@ -261,7 +262,7 @@ final class CancellationRecord: ManagedBuffer<CancellationRecord.Words, Void> {
             // the push before the resolution check below (see the doc comment).
             if petal_atomic_word_exchange(actionsWord, &head, address) != 0 { break }
         }
-        if isResolved() { releaseActions() }
+        if resolutionBegun() { releaseActions() }
     }
 
     /// Closes the list for a request and returns what it held: the head, whose nodes the caller

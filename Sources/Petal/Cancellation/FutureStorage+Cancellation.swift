@@ -113,7 +113,7 @@ extension FutureStorage {
     /// Registers `node` to answer a request (see ``addCancellationAction(_:)-closure``).
     @usableFromInline
     final func addCancellationAction(_ node: __owned CancellationAction) {
-        installRecord()._withUnsafeGuaranteedRef { $0.add(node, isResolved: { hasOutcomeBit }) }
+        installRecord()._withUnsafeGuaranteedRef { $0.add(node, resolutionBegun: { hasOutcomeBit }) }
     }
 
     /// Counts one more dependent that may vote. Returns `false` if the count is saturated (the
