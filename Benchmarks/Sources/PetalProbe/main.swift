@@ -34,6 +34,8 @@ import LibraryPromises
 /// workloads on one thread: each callback captures a `Subscriber` and writes the value into it.
 /// "create+subscribe+fulfil capturing three" and "hot promise capturing three" capture three
 /// values (the subscriber, its index and a `RequestTag`), as the suite's "capturing three" cells.
+/// "late subscriber capturing three" is the racing cells' common path: such a callback subscribed
+/// after the fulfil, so that it runs at once; an operation is one subscriber.
 ///
 /// "completion handler" is how a service hands a promise to the work that resolves it (the
 /// example service's backend calls): the promise is made and subscribed, captured by a
@@ -49,12 +51,14 @@ func run<C: Contender>(_: C.Type, _ operation: String, _ count: Int) -> Bool {
         let groups = count / size
         switch family {
         case "subscribers N":
-            for _ in 0..<groups {
-                let handle = C.make()
-                C.escape(handle)
-                for _ in 0..<size { C.subscribeCounting(handle) }
-                C.fulfil(handle, with: 1)
-                C.release(handle)
+            separately {
+                for _ in 0..<groups {
+                    let handle = C.make()
+                    C.escape(handle)
+                    for _ in 0..<size { C.subscribeCounting(handle) }
+                    C.fulfil(handle, with: 1)
+                    C.release(handle)
+                }
             }
         case "all width":
             guard C.fansIn else { return false }
@@ -74,114 +78,158 @@ func run<C: Contender>(_: C.Type, _ operation: String, _ count: Int) -> Bool {
     }
     switch operation {
     case "create+subscribe+fulfil":
-        for value in 0..<count {
-            let handle = C.make()
-            C.escape(handle)
-            C.subscribeCounting(handle)
-            C.fulfil(handle, with: value)
-            C.release(handle)
+        separately {
+            for value in 0..<count {
+                let handle = C.make()
+                C.escape(handle)
+                C.subscribeCounting(handle)
+                C.fulfil(handle, with: value)
+                C.release(handle)
+            }
         }
     case "batch of 256":
-        precondition(count.isMultiple(of: 256), "COUNT must be a multiple of 256")
-        for _ in 0..<count / 256 {
-            let handles = (0..<256).map { _ in C.make() }
-            for handle in handles {
-                C.subscribeCounting(handle)
-                C.fulfil(handle, with: 1)
+        separately {
+            precondition(count.isMultiple(of: 256), "COUNT must be a multiple of 256")
+            for _ in 0..<count / 256 {
+                let handles = (0..<256).map { _ in C.make() }
+                for handle in handles {
+                    C.subscribeCounting(handle)
+                    C.fulfil(handle, with: 1)
+                }
+                handles.forEach(C.release)
             }
-            handles.forEach(C.release)
         }
     case "completion handler":
-        let kept = CompletionSlot()
-        for value in 0..<count {
-            let handle = C.make()
-            C.escape(handle)
-            C.subscribeCounting(handle)
-            kept.keep { C.fulfil(handle, with: $0) }
-            kept.answer(with: value)
-            C.release(handle)
+        separately {
+            let kept = CompletionSlot()
+            for value in 0..<count {
+                let handle = C.make()
+                C.escape(handle)
+                C.subscribeCounting(handle)
+                kept.keep { C.fulfil(handle, with: $0) }
+                kept.answer(with: value)
+                C.release(handle)
+            }
         }
     case "subscribe after fulfil":
-        let callback: @Sendable (Int) -> Void = { _ in bench_count_add() }
-        for value in 0..<count {
-            let handle = C.make()
-            C.escape(handle)
-            C.fulfil(handle, with: value)
-            C.subscribe(handle, callback)
-            C.release(handle)
+        separately {
+            let callback: @Sendable (Int) -> Void = { _ in bench_count_add() }
+            for value in 0..<count {
+                let handle = C.make()
+                C.escape(handle)
+                C.fulfil(handle, with: value)
+                C.subscribe(handle, callback)
+                C.release(handle)
+            }
         }
     case "late subscriber":
-        // One resolved promise, subscribed to again and again: an operation is one subscription,
-        // whose callback runs at once (a closure value made once, as a user's own function).
-        let callback: @Sendable (Int) -> Void = { _ in bench_count_add() }
-        let handle = C.make()
-        C.escape(handle)
-        C.fulfil(handle, with: 1)
-        for _ in 0..<count { C.subscribe(handle, callback) }
-        C.release(handle)
-    case "hot promise":
-        // One promise, 64 subscribers, then the fulfil that drains them: an operation is one
-        // subscriber's attach and delivery.
-        precondition(count.isMultiple(of: 64))
-        for _ in 0..<count / 64 {
+        separately {
+            // One resolved promise, subscribed to again and again: an operation is one subscription,
+            // whose callback runs at once (a closure value made once, as a user's own function).
+            let callback: @Sendable (Int) -> Void = { _ in bench_count_add() }
             let handle = C.make()
             C.escape(handle)
-            for _ in 0..<64 { C.subscribeCounting(handle) }
             C.fulfil(handle, with: 1)
+            for _ in 0..<count { C.subscribe(handle, callback) }
             C.release(handle)
+        }
+    case "hot promise":
+        separately {
+            // One promise, 64 subscribers, then the fulfil that drains them: an operation is one
+            // subscriber's attach and delivery.
+            precondition(count.isMultiple(of: 64))
+            for _ in 0..<count / 64 {
+                let handle = C.make()
+                C.escape(handle)
+                for _ in 0..<64 { C.subscribeCounting(handle) }
+                C.fulfil(handle, with: 1)
+                C.release(handle)
+            }
         }
     case "create+subscribe+fulfil capturing", "hot promise capturing", "create+subscribe+fulfil capturing three",
         "hot promise capturing three":
-        // The capturing workloads' shapes: each callback captures a subscriber of its own, made
-        // before the loop (64, reused: as a request outlives its completion); "hot promise" as
-        // above, an operation one subscriber's attach and delivery.
-        precondition(count.isMultiple(of: 64))
-        let subscribers = (0..<64).map { _ in Subscriber(expecting: 1) }
-        let hot = operation.hasPrefix("hot")
-        let capture: Capture = operation.hasSuffix("three") ? .threeValues : .oneObject
-        for _ in 0..<count / 64 {
-            if hot {
-                let handle = C.make()
-                C.escape(handle)
-                C.subscribe(handle, 64, capture, subscribers)
-                C.fulfil(handle, with: 1)
-                C.release(handle)
-            } else {
-                for (index, subscriber) in subscribers.enumerated() {
+        separately {
+            // The capturing workloads' shapes: each callback captures a subscriber of its own, made
+            // before the loop (64, reused: as a request outlives its completion); "hot promise" as
+            // above, an operation one subscriber's attach and delivery.
+            precondition(count.isMultiple(of: 64))
+            let subscribers = (0..<64).map { _ in Subscriber(expecting: 1) }
+            let hot = operation.hasPrefix("hot")
+            let capture: Capture = operation.hasSuffix("three") ? .threeValues : .oneObject
+            for _ in 0..<count / 64 {
+                if hot {
                     let handle = C.make()
                     C.escape(handle)
-                    if capture == .threeValues {
-                        C.subscribeCapturingThree(handle, subscriber, index: index, tag: RequestTag(index))
-                    } else {
-                        C.subscribeCapturing(handle, subscriber)
-                    }
+                    C.subscribe(handle, 64, capture, subscribers)
                     C.fulfil(handle, with: 1)
                     C.release(handle)
+                } else {
+                    for (index, subscriber) in subscribers.enumerated() {
+                        let handle = C.make()
+                        C.escape(handle)
+                        if capture == .threeValues {
+                            C.subscribeCapturingThree(handle, subscriber, index: index, tag: RequestTag(index))
+                        } else {
+                            C.subscribeCapturing(handle, subscriber)
+                        }
+                        C.fulfil(handle, with: 1)
+                        C.release(handle)
+                    }
                 }
             }
         }
+    case "late subscriber capturing three":
+        separately {
+            // The racing cells' common path: a subscriber capturing three values (its subscriber,
+            // index and tag) arrives after the fulfil, so its callback runs at once; 8 promises, 64
+            // subscribers each, as a round of "subscribe racing fulfil, capturing three".
+            precondition(count.isMultiple(of: 512))
+            let subscribers = (0..<512).map { _ in Subscriber(expecting: 1) }
+            for _ in 0..<count / 512 {
+                let handles = (0..<8).map { _ in C.make() }
+                for (promise, handle) in handles.enumerated() {
+                    C.escape(handle)
+                    C.fulfil(handle, with: 1)
+                    for k in (promise * 64)..<((promise + 1) * 64) {
+                        C.subscribeCapturingThree(handle, subscribers[k], index: k, tag: RequestTag(k))
+                    }
+                }
+                handles.forEach(C.release)
+            }
+        }
     case "fulfil race":
-        // Two fulfils, the second losing: an operation is one attempt.
-        precondition(count.isMultiple(of: 2))
-        expected = 0
-        for value in 0..<count / 2 {
-            let handle = C.make()
-            C.escape(handle)
-            C.fulfil(handle, with: value)
-            C.fulfil(handle, with: value)
-            C.release(handle)
+        separately {
+            // Two fulfils, the second losing: an operation is one attempt.
+            precondition(count.isMultiple(of: 2))
+            expected = 0
+            for value in 0..<count / 2 {
+                let handle = C.make()
+                C.escape(handle)
+                C.fulfil(handle, with: value)
+                C.fulfil(handle, with: value)
+                C.release(handle)
+            }
         }
     case "chain K=100":
-        // An operation is one step.
-        precondition(count.isMultiple(of: 100))
-        for _ in 0..<count / 100 { C.runChain(links: 100, value: 7) }
-        expected = count / 100
+        separately {
+            // An operation is one step.
+            precondition(count.isMultiple(of: 100))
+            for _ in 0..<count / 100 { C.runChain(links: 100, value: 7) }
+            expected = count / 100
+        }
     default:
         return false
     }
     precondition(Delivered.count == expected, "\(Delivered.count) callbacks, expected \(expected)")
     return true
 }
+
+/// Runs `body`, an operation's loop, as a function of its own: inlined into `run`, whose switch
+/// holds every operation, the contenders' calls met an inliner already spent on the other cases
+/// (a change to one observer moved which calls of another case were inlined, by up to 60
+/// instructions an operation), where a user's function holds one such loop.
+@inline(never)
+func separately(_ body: () -> Void) { body() }
 
 /// The family and size of a sized operation: ("all width", 16) for "all width=16"; nil for the
 /// others (the older "chain K=100" and "service request N=32" included).
