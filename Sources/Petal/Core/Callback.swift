@@ -67,29 +67,35 @@ enum Callback<Value> {
     /// Which outcomes an observer sees, one rule per kind, used by delivery, by a callback
     /// handed to a context and by the already-resolved fast path alike. A closure handed a
     /// failure observes it; one that is not (`whenFulfilled` on a failure) does not.
+    ///
+    /// The closures are taken as `@escaping`, the type they are stored with, though these only
+    /// call them: passed as non-escaping, each was converted at the call, and the conversion
+    /// retained its context for the call and released it after (callgrind, a callback capturing
+    /// three values: a subscriber after the fulfil 7.10 -> 5.10 atomics).
     @inlinable
-    static func observe<Reader: OutcomeReader>(fulfilled body: (Value) -> Void, _ reader: Reader)
+    static func observe<Reader: OutcomeReader>(fulfilled body: @Sendable @escaping (Value) -> Void, _ reader: Reader)
     where Reader.Value == Value {
         if reader.kind == .fulfilled { body(reader.value) }
     }
 
     /// The rule for `whenRejected`: rejections only.
     @inlinable
-    static func observe<Reader: OutcomeReader>(rejected body: (any Error) -> Void, _ reader: Reader)
+    static func observe<Reader: OutcomeReader>(rejected body: @Sendable @escaping (any Error) -> Void, _ reader: Reader)
     where Reader.Value == Value {
         if reader.kind == .rejected { body(reader.error.unsafelyUnwrapped) }
     }
 
     /// The rule for `whenCancelled`: cancellations, with their indirect error or none.
     @inlinable
-    static func observe<Reader: OutcomeReader>(cancelled body: ((any Error)?) -> Void, _ reader: Reader)
-    where Reader.Value == Value {
+    static func observe<Reader: OutcomeReader>(
+        cancelled body: @Sendable @escaping ((any Error)?) -> Void, _ reader: Reader
+    ) where Reader.Value == Value {
         if reader.kind == .cancelled { body(reader.error) }
     }
 
     /// The rule for `whenAnyError`: a rejection, or a cancellation that carries an error.
     @inlinable
-    static func observe<Reader: OutcomeReader>(anyError body: (any Error) -> Void, _ reader: Reader)
+    static func observe<Reader: OutcomeReader>(anyError body: @Sendable @escaping (any Error) -> Void, _ reader: Reader)
     where Reader.Value == Value {
         if reader.kind != .fulfilled, let error = reader.error { body(error) }
     }

@@ -9,7 +9,10 @@ extension Future {
     /// for nothing.
     @inlinable
     package func whenResolvedCarryingNothing(_ body: consuming @escaping @Sendable (Outcome<Value>) -> Void) {
-        if storage.runNowIfResolved(on: .inline, { body($0.outcome) }) { return }
+        if let published = storage.enterIfResolved(on: .inline) {
+            body(published.outcome)
+            return storage.leaveResolved()
+        }
         storage.subscribe(.resolved(consume body))
     }
 }

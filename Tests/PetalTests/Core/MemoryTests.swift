@@ -77,6 +77,49 @@ struct MemoryTests {
         #expect(captured.allSatisfy { $0.object == nil })
     }
 
+    /// Each observer's already-resolved path, whose closure is called as given, not stored: with
+    /// a closure capturing three values (an object, an integer and a pair, so the closure has a
+    /// context of its own), on each kind of outcome, it runs when its rule says, exactly once,
+    /// with what it captured, and the captures are freed as it returns.
+    @Test(
+        "an observer of a resolved future runs at once under its rule, and frees a closure capturing three values",
+        .serialized, arguments: ["fulfilled", "rejected", "cancelled with an error", "cancelled"])
+    func resolvedObserversFreeTheirCaptures(outcome: String) {
+        let promise = Promise<Int>()
+        switch outcome {
+        case "fulfilled": promise.fulfil(with: 5)
+        case "rejected": promise.reject(with: TestError(6))
+        case "cancelled with an error": promise.cancel(withIndirectError: TestError(7))
+        default: promise.cancel()
+        }
+        let heard = Recorder<String>()
+        var captured: [Weak] = []
+        do {
+            let future = promise.future
+            let observers: [(Tracked, Int, (Int, Int)) -> Void] = [
+                { o, i, p in future.whenResolved { _ in heard.record("resolved \(o.id) \(i) \(p.0)") } },
+                { o, i, p in future.whenFulfilled { heard.record("fulfilled \(o.id) \(i) \(p.1) \($0)") } },
+                { o, i, p in future.whenRejected { _ in heard.record("rejected \(o.id) \(i) \(p.0)") } },
+                { o, i, p in future.whenCancelled { _ in heard.record("cancelled \(o.id) \(i) \(p.0)") } },
+                { o, i, p in future.whenAnyError { _ in heard.record("any error \(o.id) \(i) \(p.0)") } },
+            ]
+            for (index, subscribe) in observers.enumerated() {
+                let object = Tracked(index)
+                captured.append(Weak(object))
+                subscribe(object, index, (index, -index))
+            }
+        }
+        let expected: [String] =
+            switch outcome {
+            case "fulfilled": ["resolved 0 0 0", "fulfilled 1 1 -1 5"]
+            case "rejected": ["resolved 0 0 0", "rejected 2 2 2", "any error 4 4 4"]
+            case "cancelled with an error": ["resolved 0 0 0", "cancelled 3 3 3", "any error 4 4 4"]
+            default: ["resolved 0 0 0", "cancelled 3 3 3"]
+            }
+        #expect(heard.events == expected)
+        #expect(captured.allSatisfy { $0.object == nil })
+    }
+
     @Test("a callback that never fires is freed with the future")
     func unfiredCallbackFreed() {
         weak var captured: Tracked?
