@@ -34,6 +34,8 @@ import LibraryPromises
 /// workloads on one thread: each callback captures a `Subscriber` and writes the value into it.
 /// "create+subscribe+fulfil capturing three" and "hot promise capturing three" capture three
 /// values (the subscriber, its index and a `RequestTag`), as the suite's "capturing three" cells.
+/// "capturing chain K=100" (Petal only) is the suite's chain with steps that capture an object,
+/// an integer and a value of the request, as a service's steps do; an operation is one step.
 /// "late subscriber capturing three" is the racing cells' common path: such a callback subscribed
 /// after the fulfil, so that it runs at once; an operation is one subscriber.
 ///
@@ -248,6 +250,7 @@ func petalOnly(_ operation: String) -> ((Int) -> Void)? {
     case "step returning a future": { StepRequest.run($0, askable: false, chained: false) }
     case "step returning a future then a step": { StepRequest.run($0, askable: false, chained: true) }
     case "step returning an askable future": { StepRequest.run($0, askable: true, chained: false) }
+    case "capturing chain K=100": CapturingChain.run
     case "plain call": TailRequest.plain
     case "hedged call": TailRequest.hedged
     case "limit admission": TailRequest.limited

@@ -37,7 +37,7 @@ protocol ChainStep: SendableMetatype {
 final class ChainStepStorage<Step: ChainStep>: FutureStorage<Step.Output> {
     /// A pending chained future that will run `step`.
     @inlinable
-    static func make(_ step: Step) -> ChainStepStorage<Step> {
+    static func make(_ step: consuming Step) -> ChainStepStorage<Step> {
         checkLayout()
         let storage = unsafeDowncast(
             create(minimumCapacity: tailCapacity) { _ in
@@ -45,7 +45,7 @@ final class ChainStepStorage<Step: ChainStep>: FutureStorage<Step.Output> {
             },
             to: ChainStepStorage<Step>.self
         )
-        storage.step.initialize(to: step)
+        storage.step.initialize(to: consume step)
         return storage
     }
 
@@ -149,11 +149,11 @@ final class StepHop<Step: ChainStep>: @unchecked Sendable {
 extension FutureStorage {
     /// Chains `step` onto this future and returns the chained future.
     @inlinable
-    func chain<Step: ChainStep>(_ step: Step) -> Future<Step.Output> where Step.Input == Value {
+    func chain<Step: ChainStep>(_ step: consuming Step) -> Future<Step.Output> where Step.Input == Value {
         // A callback context to carry (a trace's) takes the step the slow way; otherwise this
         // is one load.
         if CallbackContext.isEnabled, let carried = chainCarryingContext(step) { return carried }
-        return chainAsIs(step)
+        return chainAsIs(consume step)
     }
 
     /// Chains `step` to run inside the context current here, if there is one to carry: not
@@ -167,8 +167,8 @@ extension FutureStorage {
 
     /// Chains `step` onto this future as it is.
     @inlinable
-    func chainAsIs<Step: ChainStep>(_ step: Step) -> Future<Step.Output> where Step.Input == Value {
-        let downstream = ChainStepStorage.make(step)
+    func chainAsIs<Step: ChainStep>(_ step: consuming Step) -> Future<Step.Output> where Step.Input == Value {
+        let downstream = ChainStepStorage.make(consume step)
         // A future whose producer can be asked to cancel links its chained futures, so that
         // their requests travel up; everyone else pays this one load.
         if petal_atomic_word_load(cancellationSlot) != 0 { linkIfPropagating(downstream) }

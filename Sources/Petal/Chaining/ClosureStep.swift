@@ -113,9 +113,9 @@ extension FutureStorage {
     /// Chains the step of `logic` with `body`, run on `context`.
     @inlinable
     func chain<Logic: StepLogic, Context: ExecutionContext>(
-        _ logic: Logic.Type, on context: Context, body: Logic.Body
+        _ logic: Logic.Type, on context: Context, body: consuming Logic.Body
     ) -> Future<Logic.Output> where Logic.Input == Value {
-        chain(ClosureStep(logic, on: context, body: body))
+        chain(ClosureStep(logic, on: context, body: consume body))
     }
 
     /// Resolves exactly as the future `work` returns (its own work), or rejects with what

@@ -9,9 +9,9 @@ extension Future {
     ///   rejected or cancelled (and `body` never runs).
     @inlinable
     public func additionally<Output, Context: ExecutionContext>(
-        on context: Context = .inline, _ body: @escaping @Sendable (Value) throws -> Output
+        on context: Context = .inline, _ body: consuming @escaping @Sendable (Value) throws -> Output
     ) -> Future<(Value, Output)> {
-        storage.chain(Additionally<Value, Output>.self, on: context, body: body)
+        storage.chain(Additionally<Value, Output>.self, on: context, body: consume body)
     }
 
     /// Starts the work `body` returns once the receiver is fulfilled, and pairs the value with
@@ -24,9 +24,9 @@ extension Future {
     ///   indirect error, when the receiver is rejected or cancelled (and `body` never runs).
     @inlinable
     public func additionally<Output, Context: ExecutionContext>(
-        on context: Context = .inline, _ body: @escaping @Sendable (Value) throws -> Future<Output>
+        on context: Context = .inline, _ body: consuming @escaping @Sendable (Value) throws -> Future<Output>
     ) -> Future<(Value, Output)> {
-        storage.chain(AdditionallyFollowing<Value, Output>.self, on: context, body: body)
+        storage.chain(AdditionallyFollowing<Value, Output>.self, on: context, body: consume body)
     }
 }
 

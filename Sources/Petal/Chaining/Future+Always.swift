@@ -11,9 +11,9 @@ extension Future {
     @inlinable
     @discardableResult
     public func always<Context: ExecutionContext>(
-        on context: Context = .inline, _ body: @escaping @Sendable () throws -> Void
+        on context: Context = .inline, _ body: consuming @escaping @Sendable () throws -> Void
     ) -> Future<Value> {
-        storage.chain(Always<Value>.self, on: context, body: body)
+        storage.chain(Always<Value>.self, on: context, body: consume body)
     }
 }
 

@@ -13,10 +13,10 @@ extension Future {
     @inlinable
     public func ensure<Context: ExecutionContext>(
         on context: Context = .inline,
-        orRejectWith error: @autoclosure @escaping @Sendable () -> any Error,
-        _ predicate: @escaping @Sendable (Value) throws -> Bool
+        orRejectWith error: consuming @autoclosure @escaping @Sendable () -> any Error,
+        _ predicate: consuming @escaping @Sendable (Value) throws -> Bool
     ) -> Future<Value> {
-        storage.chain(Ensure<Value>.self, on: context, body: (predicate, error))
+        storage.chain(Ensure<Value>.self, on: context, body: (consume predicate, consume error))
     }
 
     /// Passes the value on if `predicate` accepts it, and rejects with an
@@ -36,7 +36,7 @@ extension Future {
         on context: Context = .inline,
         fileID: String = #fileID,
         line: UInt = #line,
-        _ predicate: @escaping @Sendable (Value) throws -> Bool
+        _ predicate: consuming @escaping @Sendable (Value) throws -> Bool
     ) -> Future<Value> {
         ensure(on: context, orRejectWith: UnmetConditionError(fileID: fileID, line: line), predicate)
     }

@@ -17,9 +17,9 @@ extension Future {
     public func recover<Context: ExecutionContext>(
         on context: Context = .inline,
         includingIndirectErrors includeIndirectErrors: Bool = true,
-        using body: @escaping @Sendable (any Error) throws -> Value?
+        using body: consuming @escaping @Sendable (any Error) throws -> Value?
     ) -> Future<Value> {
-        storage.chain(Recover<Value>.self, on: context, body: (includeIndirectErrors, body))
+        storage.chain(Recover<Value>.self, on: context, body: (includeIndirectErrors, consume body))
     }
 
     /// Replaces a failure with `alternative`, computed only if it is needed.
@@ -33,9 +33,9 @@ extension Future {
     @inlinable
     public func recover(
         includingIndirectErrors includeIndirectErrors: Bool = true,
-        using alternative: @autoclosure @escaping @Sendable () -> Value
+        using alternative: consuming @autoclosure @escaping @Sendable () -> Value
     ) -> Future<Value> {
-        storage.chain(RecoverWithValue<Value>.self, on: .inline, body: (includeIndirectErrors, alternative))
+        storage.chain(RecoverWithValue<Value>.self, on: .inline, body: (includeIndirectErrors, consume alternative))
     }
 
     /// Replaces a failure with the work `body` returns.
@@ -50,9 +50,9 @@ extension Future {
     public func recover<Context: ExecutionContext>(
         on context: Context = .inline,
         includingIndirectErrors includeIndirectErrors: Bool = true,
-        using body: @escaping @Sendable (any Error) throws -> Future<Value>
+        using body: consuming @escaping @Sendable (any Error) throws -> Future<Value>
     ) -> Future<Value> {
-        storage.chain(RecoverFollowing<Value>.self, on: context, body: (includeIndirectErrors, body))
+        storage.chain(RecoverFollowing<Value>.self, on: context, body: (includeIndirectErrors, consume body))
     }
 
     /// Replaces the error that travels down the chain with what `transform` makes of it.
@@ -66,9 +66,9 @@ extension Future {
     ///   the receiver is.
     @inlinable
     public func mapError<Context: ExecutionContext>(
-        on context: Context = .inline, _ transform: @escaping @Sendable (any Error) -> any Error
+        on context: Context = .inline, _ transform: consuming @escaping @Sendable (any Error) -> any Error
     ) -> Future<Value> {
-        storage.chain(MapError<Value>.self, on: context, body: transform)
+        storage.chain(MapError<Value>.self, on: context, body: consume transform)
     }
 }
 

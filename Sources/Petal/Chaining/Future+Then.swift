@@ -17,9 +17,9 @@ extension Future {
     /// A step costs one allocation, the returned future, which also holds `body` until it runs.
     @inlinable
     public func then<Output, Context: ExecutionContext>(
-        on context: Context = .inline, _ body: @escaping @Sendable (Value) throws -> Output
+        on context: Context = .inline, _ body: consuming @escaping @Sendable (Value) throws -> Output
     ) -> Future<Output> {
-        storage.chain(Then<Value, Output>.self, on: context, body: body)
+        storage.chain(Then<Value, Output>.self, on: context, body: consume body)
     }
 
     /// Continues with the future `body` returns once the receiver is fulfilled.
@@ -33,9 +33,9 @@ extension Future {
     ///   receiver is rejected or cancelled (and `body` never runs).
     @inlinable
     public func then<Output, Context: ExecutionContext>(
-        on context: Context = .inline, _ body: @escaping @Sendable (Value) throws -> Future<Output>
+        on context: Context = .inline, _ body: consuming @escaping @Sendable (Value) throws -> Future<Output>
     ) -> Future<Output> {
-        storage.chain(ThenFollowing<Value, Output>.self, on: context, body: body)
+        storage.chain(ThenFollowing<Value, Output>.self, on: context, body: consume body)
     }
 }
 
