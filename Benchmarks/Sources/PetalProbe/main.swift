@@ -36,6 +36,8 @@ import LibraryPromises
 /// values (the subscriber, its index and a `RequestTag`), as the suite's "capturing three" cells.
 /// "capturing chain K=100" (Petal only) is the suite's chain with steps that capture an object,
 /// an integer and a value of the request, as a service's steps do; an operation is one step.
+/// "capturing stop" and "batch capturing stops" (Petal only) register a producer's stop that
+/// captures its call, as the example service does (`CapturingStop`).
 /// "late subscriber capturing three" is the racing cells' common path: such a callback subscribed
 /// after the fulfil, so that it runs at once; an operation is one subscriber.
 ///
@@ -251,6 +253,8 @@ func petalOnly(_ operation: String) -> ((Int) -> Void)? {
     case "step returning a future then a step": { StepRequest.run($0, askable: false, chained: true) }
     case "step returning an askable future": { StepRequest.run($0, askable: true, chained: false) }
     case "capturing chain K=100": CapturingChain.run
+    case "capturing stop": CapturingStop.promise
+    case "batch capturing stops": CapturingStop.batch
     case "plain call": TailRequest.plain
     case "hedged call": TailRequest.hedged
     case "limit admission": TailRequest.limited

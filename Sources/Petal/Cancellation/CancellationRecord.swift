@@ -292,9 +292,10 @@ final class CancellationRecord: ManagedBuffer<CancellationRecord.Words, Void> {
         return nil
     }
 
-    /// Action zero, taken out by the thread that closed the list (once). Set before the record
-    /// was published by the slot's FULL compare-and-swap, which every closer's path loaded.
-    private func takeProducerStop() -> Action? {
+    /// Action zero, taken out by the thread that closed the list (once), or by the thread that
+    /// made a record it could not install. Set before the record was published by the slot's
+    /// FULL compare-and-swap, which every closer's path loaded.
+    func takeProducerStop() -> Action? {
         withUnsafeMutablePointerToHeader { words in
             guard words.pointee.producerStop != nil else { return nil }
             defer { words.pointee.producerStop = nil }

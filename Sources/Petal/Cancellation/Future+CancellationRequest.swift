@@ -84,12 +84,12 @@ extension Promise {
     ///   way when the consumer gave up, which no producer can prevent.
     @inlinable
     public func cancelWhenRequested<Context: ExecutionContext>(
-        on context: Context = .inline, stopping stop: @escaping @Sendable () -> Void
+        on context: Context = .inline, stopping stop: consuming @escaping @Sendable () -> Void
     ) {
         // The stop is held by the future's record until the first request or the resolution: a
         // cycle through whatever the stop captures (the promise, say) always ends, since a
         // future always resolves (a promise dropped unresolved cancels it).
-        let stop = CallbackContext.carrying(stop)
+        let stop = CallbackContext.carrying(consume stop)
         let stopping: @Sendable () -> Void
         if Context.self == InlineExecutionContext.self {
             stopping = stop

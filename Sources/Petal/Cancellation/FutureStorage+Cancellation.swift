@@ -312,11 +312,13 @@ extension FutureStorage {
     /// usual for a promise just made, the stop is the new record's action zero: no node is
     /// allocated. Otherwise it is a `ProducerStop` node.
     @usableFromInline
-    final func addProducerStop(_ stop: @escaping CancellationRecord.Action) {
+    final func addProducerStop(_ stop: consuming @escaping CancellationRecord.Action) {
         if installedRecord == nil {
             CancellationRecord.checkLayout()
+            // Moved into the record, not copied: a stop that captures a call is retained once,
+            // when the caller's closure was made.
             let record = Unmanaged.passRetained(
-                CancellationRecord.make(request: CancellationRecord.propagates, producerStop: stop))
+                CancellationRecord.make(request: CancellationRecord.propagates, producerStop: consume stop))
             var seen: petal_word = 0
             // FULL: publishes the record, action zero included. Then the cell is loaded: a
             // resolution publishes with a FULL compare-and-swap before it loads this slot, so
@@ -327,10 +329,13 @@ extension FutureStorage {
                 if hasOutcomeBit { record._withUnsafeGuaranteedRef { $0.releaseActions() } }
                 return
             }
-            record.release()  // another thread installed a record first: a node goes there
+            // Another thread installed a record first: the stop goes there as a node, taken
+            // back from this record, which no other thread has seen.
+            stop = record._withUnsafeGuaranteedRef { $0.takeProducerStop() }.unsafelyUnwrapped
+            record.release()
         }
         markPropagating()
-        addCancellationAction(ProducerStop(cancelling: self, then: stop))
+        addCancellationAction(ProducerStop(cancelling: self, then: consume stop))
     }
 }
 

@@ -55,8 +55,8 @@ extension PromiseBatch {
         /// Runs `stop` if ``PromiseBatch/all`` is given up on while the slot is pending, as
         /// ``PromiseBatch/cancelWhenRequested(_:stopping:)``.
         @inlinable
-        public func cancelWhenRequested(stopping stop: @escaping @Sendable () -> Void) {
-            batch.cancelWhenRequested(index, stopping: stop)
+        public func cancelWhenRequested(stopping stop: consuming @escaping @Sendable () -> Void) {
+            batch.cancelWhenRequested(index, stopping: consume stop)
         }
 
         /// Whether the slot was resolved (or stopped).

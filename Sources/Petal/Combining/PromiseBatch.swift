@@ -192,9 +192,9 @@ public final class PromiseBatch<Value> {
     /// resolved is dropped at once. For an index outside the batch, `stop` never runs (the call
     /// is reported). No lock is taken: a registration is two compare-and-swaps on the slot's word.
     @inlinable
-    public func cancelWhenRequested(_ index: Int, stopping stop: @escaping @Sendable () -> Void) {
+    public func cancelWhenRequested(_ index: Int, stopping stop: consuming @escaping @Sendable () -> Void) {
         guard holds(index) else { return }
-        if !storage.addStop(index, stop) { refuseSecondStop(index) }
+        if !storage.addStop(index, consume stop) { refuseSecondStop(index) }
     }
 
     /// Reports a second stop for slot `index`, which is dropped: a slot holds one.

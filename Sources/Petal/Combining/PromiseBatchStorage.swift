@@ -250,12 +250,12 @@ final class PromiseBatchStorage<Value>: @unchecked Sendable {
     /// Returns `false`, keeping nothing, if the slot holds a stop already; `true` otherwise
     /// (a claimed slot's stop is dropped: it can never be needed).
     @usableFromInline
-    func addStop(_ index: Int, _ stop: @escaping @Sendable () -> Void) -> Bool {
+    func addStop(_ index: Int, _ stop: consuming @escaping @Sendable () -> Void) -> Bool {
         var seen = Self.pending
         // The cell is this registration's once the slot is `arming`.
         guard moveSlot(index, from: &seen, to: Self.arming) else { return !Self.isOpen(seen) }
         let cell = cellsForRegistration() + index
-        cell.initialize(to: BatchSlotStop(stop: stop))
+        cell.initialize(to: BatchSlotStop(stop: consume stop))
         seen = Self.arming
         guard moveSlot(index, from: &seen, to: Self.armed) else {
             // A fulfil or a failure claimed the slot meanwhile and left the cell here.

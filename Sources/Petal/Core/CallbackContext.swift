@@ -115,8 +115,9 @@ extension CallbackContext {
 
     /// `handler`, or, with a carrier and a context to carry, `handler` run inside that context.
     @usableFromInline
-    static func carrying(_ handler: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+    static func carrying(_ handler: consuming @escaping @Sendable () -> Void) -> @Sendable () -> Void {
         guard isEnabled, let captured = capture() else { return handler }
+        let handler = copy handler  // a `let`, for the closure below to capture
         return { captured.run(handler) }
     }
 }

@@ -1,4 +1,5 @@
 import Petal
+import Synchronization
 import Testing
 
 /// A reply whose abandonment the recording handler keeps.
@@ -74,6 +75,41 @@ struct CancelWhenRequestedTests {
             onThreads(8) { _ in future.requestCancellation() }
             #expect(stopped.value == 1)
             #expect(describe(future.peek()) == "cancelled(nil)")
+        }
+    }
+
+    /// A stop registered while another thread gives the future its cancellation record (a
+    /// handler of its own) either becomes the new record's first action or, when the other
+    /// record was installed first, is taken back from its own unpublished record and added to
+    /// the installed one as a node: either way it runs once on a request, and what it captures
+    /// is freed once the future has resolved.
+    @Test("a stop and a handler registered at once, 2,000 rounds: each runs once on a request, captures freed")
+    func stopRacingAnotherRecord() {
+        for _ in 0..<2_000 {
+            let promise = Promise<Int>()
+            let stopped = Counter()
+            let handled = Counter()
+            let future = promise.future
+            weak var captured: Tracked?
+            do {
+                // Handed over, not captured: the threads' closure outlives the round.
+                let handOver = Mutex<Tracked?>(Tracked(1))
+                captured = handOver.withLock { $0 }
+                onThreads(2) { thread in
+                    if thread == 0 {
+                        let call = handOver.withLock { $0.take() }.unsafelyUnwrapped
+                        promise.cancelWhenRequested { if call.id == 1 { stopped.increment() } }
+                    } else {
+                        promise.whenCancellationRequested { handled.increment() }
+                    }
+                }
+            }
+            #expect(captured != nil)
+            future.requestCancellation()
+            #expect(stopped.value == 1)
+            #expect(handled.value == 1)
+            #expect(describe(future.peek()) == "cancelled(nil)")
+            #expect(captured == nil)
         }
     }
 }
