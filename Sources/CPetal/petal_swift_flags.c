@@ -8,3 +8,6 @@ PETAL_THREAD_LOCAL petal_deadline_slot petal_deadline_bound = {0, 0, 0};
 
 /* No attempt runs on a new thread. */
 PETAL_THREAD_LOCAL const void *petal_attempt_budget = 0;
+
+/* Unseeded: a thread's first draw seeds it (Swift: SampleDraw.seed). */
+PETAL_THREAD_LOCAL uint64_t petal_sample_sequence = 0;

@@ -68,4 +68,20 @@ PETAL_INLINE const void **petal_attempt_budget_current(void) {
     return &petal_attempt_budget;
 }
 
+/* This thread's sampling sequence (Swift: SampleDraw): a Weyl sequence, the golden ratio's step
+ * added on each draw, from a seed the first draw takes (0 means unseeded). It decides which of a
+ * breaker's successes are counted, one in up to 64: each thread's draws under any mask are
+ * spread evenly over its calls, whatever the order of their outcomes: a sparse window's few
+ * samples stand for its successes within a few draws' weight, where independent coin flips (the
+ * low bits of each call's start, as before) left a window of a hundred calls after a burst a
+ * few percent likely to read 30% failures as more than half. Only this thread reads or writes
+ * it, so nothing here is atomic; a thread-local rather than a counter in the breaker, whose
+ * line every thread would write. */
+PETAL_API extern PETAL_THREAD_LOCAL uint64_t petal_sample_sequence;
+
+/* This thread's sequence, for Swift (which does not import thread-local C globals). */
+PETAL_INLINE uint64_t *petal_sample_sequence_current(void) {
+    return &petal_sample_sequence;
+}
+
 #endif

@@ -127,30 +127,39 @@ final class BreakerWindow: @unchecked Sendable {
         return divisor.period(of: UInt64(atomicAdd(1, to: sequence)))
     }
 
-    /// Which successes are counted, neither failed nor slow: those whose start's low bits
-    /// (in nanoseconds) under this mask are zero, each as `mask + 1` calls. Zero (every success
+    /// Which successes are counted, neither failed nor slow: one in `mask + 1`, chosen by the
+    /// counting thread's draws (see `SampleDraw`), each as `mask + 1` calls. Zero (every success
     /// counted) in a count window, on a manual clock, and in a window that held fewer than
     /// twice ``samplesPerWindow`` calls; else the largest power of two less one, up to
     /// ``largestShare`` less one, that leaves it about ``samplesPerWindow`` of them.
     ///
     /// Why: in calm nearly every call is a success that nothing reads but the rates of the
     /// failed or slow calls to come, and a thousand of them give those rates as well as a
-    /// million. A success not counted loads this word and the clock's bits it already has,
-    /// where one counted loads the state word, finds its period, and moves a bucket: about 100
-    /// instructions and four cache lines (in a server, each likely a miss: the call's count
-    /// comes milliseconds after its start, other requests' work between them). Unbiased: the
-    /// low bits of a call's start are independent of how it ends, so the calls counted are on
-    /// average the calls made.
+    /// million. A success not counted loads this word and draws from its thread's sequence (a
+    /// thread-local word), where one counted loads the state word, finds its period, and moves
+    /// a bucket: about 100 instructions and four cache lines (in a server, each likely a miss:
+    /// the call's count comes milliseconds after its start, other requests' work between them).
+    /// Sound even in a window of few calls: each thread's draws keep one call in `mask + 1`
+    /// evenly, so the successes counted stand for those made within a few draws' weight, where
+    /// a coin per call (the low bits of its start, before) let a window a burst left with a
+    /// hundred calls read 3 failures in 10 as half (see `SampleDraw`).
     var successMask: UInt64 {
         // ACQUIRE, though only the value is read.
         UInt64(petal_atomic_word_load(maskWord))
     }
 
-    /// The calls a success begun at `start` (nanoseconds) is counted as under `mask` (see
-    /// ``successMask``): `mask + 1`, or 0 if it is not counted.
+    /// The calls this thread's next success is counted as under `mask` (see ``successMask``):
+    /// `mask + 1`, or 0 if it is not counted. No draw under a mask of 0 (every success counts).
     @inline(__always)
-    static func weight(ofSuccessBegunAt start: Int64, mask: UInt64) -> Int {
-        UInt64(bitPattern: start) & mask == 0 ? Int(truncatingIfNeeded: mask) &+ 1 : 0
+    static func weightOfSuccess(mask: UInt64) -> Int {
+        guard mask != 0 else { return 1 }
+        return weight(ofDraw: SampleDraw.next(), mask: mask)
+    }
+
+    /// The calls a success is counted as under `mask` given `draw`: `mask + 1`, or 0.
+    @inline(__always)
+    static func weight(ofDraw draw: UInt64, mask: UInt64) -> Int {
+        SampleDraw.keeps(draw, mask: mask) ? Int(truncatingIfNeeded: mask) &+ 1 : 0
     }
 
     /// The mask for a window that counted `calls`: see ``successMask``.

@@ -32,7 +32,7 @@ extension CircuitBreaker {
     }
 
     /// Counts a success that was not slow, of a call let through with `ticket`, in the period
-    /// of `time`, as `weight` calls (``fastSuccessWeight(_:begunAt:words:)``, not 0):
+    /// of `time`, as `weight` calls (``fastSuccessWeight(_:words:)``, not 0):
     /// ``finish(_:kind:error:since:until:)`` for the fulfilment a hedged call's first copy
     /// usually is (see `HedgeLoop.countFirst`), with nothing to classify or time.
     @inline(__always)
@@ -50,7 +50,7 @@ extension CircuitBreaker {
         let slow = outcome != .ignored && longEnough
         let epoch = UInt32(truncatingIfNeeded: ticket >> 1)
         if ticket & 1 == 0 {
-            let weight = outcome == .success && !slow ? weightOfSuccess(begunAt: start) : 1
+            let weight = outcome == .success && !slow ? weightOfSuccess() : 1
             guard weight != 0 else { return }
             record(outcome, slow: slow, epoch: epoch, at: end, weight: weight)
         } else {
@@ -76,20 +76,19 @@ extension CircuitBreaker {
         }
     }
 
-    /// The weight a success that was neither slow nor failed, begun at `start`, is counted
-    /// with: the calls it stands for, or 0 if the window does not sample it (see
-    /// `BreakerWindow.successMask`).
+    /// The weight a success that was neither slow nor failed is counted with: the calls it
+    /// stands for, or 0 if the window does not sample it (see `BreakerWindow.successMask`).
     @inline(__always)
-    fileprivate func weightOfSuccess(begunAt start: Int64) -> Int {
-        Self.weightOfSuccess(begunAt: start, words: word)
+    fileprivate func weightOfSuccess() -> Int {
+        Self.weightOfSuccess(words: word)
     }
 
-    /// ``weightOfSuccess(begunAt:)`` from the state word's address alone (see ``hotWords``).
+    /// ``weightOfSuccess()`` from the state word's address alone (see ``hotWords``).
     @inline(__always)
-    static func weightOfSuccess(begunAt start: Int64, words: UnsafeMutablePointer<petal_atomic_word>) -> Int {
+    static func weightOfSuccess(words: UnsafeMutablePointer<petal_atomic_word>) -> Int {
         // ACQUIRE, though only the value is read: the window's mask, kept beside the state word
         // (see `BreakerWindow.successMask`).
-        BreakerWindow.weight(ofSuccessBegunAt: start, mask: UInt64(petal_atomic_word_load(words + 1)))
+        BreakerWindow.weightOfSuccess(mask: UInt64(petal_atomic_word_load(words + 1)))
     }
 
     /// Counts a call of closed `epoch` in the window, as `weight` calls; a failed or slow one

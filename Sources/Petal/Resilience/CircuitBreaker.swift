@@ -49,7 +49,7 @@ import CPetal
 /// its calls with one more, on a word all calls share); a failed or slow call also reads the
 /// window's buckets, 8 stripes of up to 64. In a busy service most successes skip the count:
 /// a time window on a real clock that holds thousands of calls counts one success in up to
-/// 64, as that many calls, chosen by the low bits of its start, and every failure and slow
+/// 64, as that many calls, chosen by a per-thread sequence, and every failure and slow
 /// call (the rates it reads are estimates within a few percent; see <doc:CircuitBreakers>). Only a change of state
 /// moves the state word, by compare-and-swap (see `BreakerWord`, and the model that checks
 /// those moves, `Tests/Model/petal_breaker.pml`; the window's buckets have theirs,
@@ -284,20 +284,18 @@ public final class CircuitBreaker: @unchecked Sendable {
     }
 
     /// The weight a success that was neither slow nor failed, of a call let through with
-    /// `ticket` and begun at `start`, is counted with (see ``succeededFast(_:at:weight:)``), from
-    /// the state word's line alone: 0 if the window does not sample it. A trial is always
-    /// counted, by its own path (its weight is not read).
+    /// `ticket`, is counted with (see ``succeededFast(_:at:weight:)``), from the state word's
+    /// line alone: 0 if the window does not sample it. A trial is always counted, by its own
+    /// path (its weight is not read).
     ///
     /// Asked as the call is admitted, from the line its admission has just loaded, not as it
     /// ends: in a server the call ends milliseconds later, other requests' work between, and a
-    /// success not counted then touches none of the breaker's lines. As unbiased as asking at
-    /// the end: the mask is the one of the period the call began in, and its start's low bits
-    /// are independent of how it ends.
+    /// success not counted then touches none of the breaker's lines. As sound as asking at the
+    /// end: the mask is the one of the period the call began in, and the admitting thread's
+    /// draws are spread evenly over its calls, whichever of them fail (see `SampleDraw`).
     @inline(__always)
-    static func fastSuccessWeight(
-        _ ticket: Ticket, begunAt start: Int64, words: UnsafeMutablePointer<petal_atomic_word>
-    ) -> Int {
-        ticket & 1 != 0 ? 1 : weightOfSuccess(begunAt: start, words: words)
+    static func fastSuccessWeight(_ ticket: Ticket, words: UnsafeMutablePointer<petal_atomic_word>) -> Int {
+        ticket & 1 != 0 ? 1 : weightOfSuccess(words: words)
     }
 
     /// The state word and the window's success mask beside it, which a call's admission and

@@ -68,7 +68,7 @@ extension HedgeLoop {
         firstStart = start
         firstWeight =
             delayNanoseconds <= plan.breakerSlowCallNanoseconds
-            ? CircuitBreaker.fastSuccessWeight(ticket, begunAt: start, words: words) : -1
+            ? CircuitBreaker.fastSuccessWeight(ticket, words: words) : -1
     }
 
     /// The body of the first copy, let through by a closed breaker, threw: a failure for the

@@ -78,18 +78,42 @@ struct CircuitBreakerWindowTests {
         #expect(BreakerWindow.successMask(forCalls: .max) == 63)
     }
 
-    @Test("sampled successes whose starts cover every low bit count as many calls as were made")
-    func sampledCountIsUnbiased() {
-        for mask: UInt64 in [0, 1, 7, 63] {
-            var counted = 0
-            for start in Int64(1_000_000)..<Int64(1_000_000 + 64 * 100) {
-                counted += BreakerWindow.weight(ofSuccessBegunAt: start, mask: mask)
+    @Test("a thread's sampled successes stand for those it made within a few weights, whatever the pattern of failures")
+    func sampledCountFollowsTheCalls() {
+        // A draw for every call as it is admitted, counted only if it succeeds (the fast path).
+        for mask: UInt64 in [1, 7, 15, 63] {
+            for (period, failing) in [(10, 3), (2, 1), (7, 3), (64, 20)] {
+                var counted = 0
+                var made = 0
+                for call in 0..<6_400 {
+                    let draw = SampleDraw.next()
+                    guard call % period >= failing else { continue }
+                    made += 1
+                    counted += BreakerWindow.weight(ofDraw: draw, mask: mask)
+                }
+                // Within 24 weights (seen: 14 at most, 3 in 7 failing under a mask of 1); coins,
+                // one per call, stray by sqrt(made / weight) weights as often as not (43 at 1).
+                #expect(abs(counted - made) <= 24 * Int(mask + 1), "mask \(mask), \(failing) in \(period) fail")
             }
-            #expect(counted == 64 * 100, "mask \(mask)")
         }
-        // A start whose low bits under the mask are not all zero is not counted.
-        #expect(BreakerWindow.weight(ofSuccessBegunAt: 1_000_001, mask: 7) == 0)
-        #expect(BreakerWindow.weight(ofSuccessBegunAt: 1_000_000, mask: 7) == 8)
+        // Under a mask of 0 every success counts, and no draw is made.
+        #expect(BreakerWindow.weightOfSuccess(mask: 0) == 1)
+        #expect(BreakerWindow.weight(ofDraw: 0, mask: 7) == 8)
+        #expect(BreakerWindow.weight(ofDraw: .max, mask: 7) == 0)
+    }
+
+    @Test("threads that each make one call, one after another, are sampled as one thread's calls would be")
+    func newThreadsDrawApart() {
+        // A thread's first draw comes from its seed: were every thread to start alike, each
+        // would keep or skip its first call the same way. 6,400 calls under a mask of 63: 100
+        // kept on average; 0 or 6,400 if the seeds were alike.
+        let kept = Counter()
+        for _ in 0..<100 {
+            onThreads(64) { _ in
+                if BreakerWindow.weight(ofDraw: SampleDraw.next(), mask: 63) != 0 { kept.increment() }
+            }
+        }
+        #expect((20...400).contains(kept.value))
     }
 
     @Test("a weighted call counts as its weight, and saturates at 65,535 calls rather than carry")
