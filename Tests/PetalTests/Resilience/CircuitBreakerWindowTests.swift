@@ -1,4 +1,5 @@
 import CPetal
+import Foundation
 import Testing
 
 @testable import Petal
@@ -102,18 +103,23 @@ struct CircuitBreakerWindowTests {
         #expect(BreakerWindow.weight(ofDraw: .max, mask: 7) == 0)
     }
 
-    @Test("threads that each make one call, one after another, are sampled as one thread's calls would be")
+    @Test("new threads that each make one call, one after another, are sampled as one thread's calls would be")
     func newThreadsDrawApart() {
-        // A thread's first draw comes from its seed: were every thread to start alike, each
-        // would keep or skip its first call the same way. 6,400 calls under a mask of 63: 100
-        // kept on average; 0 or 6,400 if the seeds were alike.
+        // A thread's first draw comes from its seed: were every new thread to start alike, each
+        // would keep or skip its one call the same way (256 kept, or none). One in 8 kept: 32
+        // on average. Each thread made and ended before the next, as a server that spawns a
+        // thread per request does: a thread may reuse the one before it's stack and identity.
         let kept = Counter()
-        for _ in 0..<100 {
-            onThreads(64) { _ in
-                if BreakerWindow.weight(ofDraw: SampleDraw.next(), mask: 63) != 0 { kept.increment() }
+        for _ in 0..<256 {
+            let done = DispatchSemaphore(value: 0)
+            let thread = Thread {
+                if BreakerWindow.weight(ofDraw: SampleDraw.next(), mask: 7) != 0 { kept.increment() }
+                done.signal()
             }
+            thread.start()
+            done.wait()
         }
-        #expect((20...400).contains(kept.value))
+        #expect((8...96).contains(kept.value))
     }
 
     @Test("a weighted call counts as its weight, and saturates at 65,535 calls rather than carry")
