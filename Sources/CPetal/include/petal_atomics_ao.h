@@ -27,21 +27,17 @@ typedef AO_t petal_word;
 
 /* The orderings are libatomic_ops' own, named by the suffix: see petal_atomics.h. */
 
-PETAL_INLINE petal_word petal_atomic_load(const volatile petal_word *word) {
-    return AO_load(word);
-}
-PETAL_INLINE petal_word petal_atomic_load_acquire(const volatile petal_word *word) {
-    return AO_load_acquire(word);
-}
-PETAL_INLINE petal_word petal_atomic_load_full(const volatile petal_word *word) {
-    return AO_load_full(word);
-}
-PETAL_INLINE void petal_atomic_store(volatile petal_word *word, petal_word value) {
-    AO_store(word, value);
-}
-PETAL_INLINE void petal_atomic_store_release(volatile petal_word *word, petal_word value) {
-    AO_store_release(word, value);
-}
+/* A load and a store: NAME calls libatomic_ops' AO, of the same suffix. */
+#define PETAL_AO_LOAD(NAME, TYPE, AO) \
+    PETAL_INLINE TYPE NAME(const volatile TYPE *word) { return AO(word); }
+#define PETAL_AO_STORE(NAME, TYPE, AO) \
+    PETAL_INLINE void NAME(volatile TYPE *word, TYPE value) { AO(word, value); }
+
+PETAL_AO_LOAD(petal_atomic_load, petal_word, AO_load)
+PETAL_AO_LOAD(petal_atomic_load_acquire, petal_word, AO_load_acquire)
+PETAL_AO_LOAD(petal_atomic_load_full, petal_word, AO_load_full)
+PETAL_AO_STORE(petal_atomic_store, petal_word, AO_store)
+PETAL_AO_STORE(petal_atomic_store_release, petal_word, AO_store_release)
 PETAL_INLINE petal_word petal_atomic_fetch_add(volatile petal_word *word, petal_word delta) {
     return AO_fetch_and_add(word, delta);
 }
@@ -78,30 +74,18 @@ PETAL_INLINE petal_word petal_atomic_fetch_cas_full(volatile petal_word *word, p
     return AO_fetch_compare_and_swap_full(word, old, desired);
 }
 
-PETAL_INLINE unsigned petal_atomic_uint_load_acquire(const volatile unsigned *word) {
-    return AO_int_load_acquire(word);
-}
+PETAL_AO_LOAD(petal_atomic_uint_load_acquire, unsigned, AO_int_load_acquire)
 PETAL_INLINE int petal_atomic_uint_cas_release(volatile unsigned *word, unsigned old, unsigned desired) {
     return AO_int_compare_and_swap_release(word, old, desired);
 }
 PETAL_INLINE unsigned petal_atomic_uint_fetch_cas_full(volatile unsigned *word, unsigned old, unsigned desired) {
     return AO_int_fetch_compare_and_swap_full(word, old, desired);
 }
-PETAL_INLINE unsigned petal_atomic_uint_load(const volatile unsigned *word) {
-    return AO_int_load(word);
-}
-PETAL_INLINE void petal_atomic_uint_store(volatile unsigned *word, unsigned value) {
-    AO_int_store(word, value);
-}
-PETAL_INLINE void petal_atomic_uint_store_release(volatile unsigned *word, unsigned value) {
-    AO_int_store_release(word, value);
-}
-PETAL_INLINE unsigned char petal_atomic_uchar_load(const volatile unsigned char *byte) {
-    return AO_char_load(byte);
-}
-PETAL_INLINE void petal_atomic_uchar_store(volatile unsigned char *byte, unsigned char value) {
-    AO_char_store(byte, value);
-}
+PETAL_AO_LOAD(petal_atomic_uint_load, unsigned, AO_int_load)
+PETAL_AO_STORE(petal_atomic_uint_store, unsigned, AO_int_store)
+PETAL_AO_STORE(petal_atomic_uint_store_release, unsigned, AO_int_store_release)
+PETAL_AO_LOAD(petal_atomic_uchar_load, unsigned char, AO_char_load)
+PETAL_AO_STORE(petal_atomic_uchar_store, unsigned char, AO_char_store)
 
 #ifdef __cplusplus
 }

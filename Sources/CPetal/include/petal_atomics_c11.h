@@ -65,30 +65,27 @@ _Static_assert(sizeof(petal_word) == sizeof(void *), "a word holds a pointer");
 #define PETAL_C11_UINT(word) ((volatile petal_c11_uint *)(word))
 #define PETAL_C11_UCHAR(byte) ((volatile petal_c11_uchar *)(byte))
 
+/* A load and a store through the atomic view VIEW, with the ordering each use's comment gives.
+   A load's word may be const: reading it writes nothing. */
+#define PETAL_C11_LOAD(NAME, TYPE, VIEW, ORDER) \
+    PETAL_INLINE TYPE NAME(const volatile TYPE *word) { return atomic_load_explicit(VIEW(word), ORDER); }
+#define PETAL_C11_STORE(NAME, TYPE, VIEW, ORDER) \
+    PETAL_INLINE void NAME(volatile TYPE *word, TYPE value) { atomic_store_explicit(VIEW(word), value, ORDER); }
+
 /* AO_load: atomic and unordered, so RELAXED. */
-PETAL_INLINE petal_word petal_atomic_load(const volatile petal_word *word) {
-    return atomic_load_explicit(PETAL_C11_WORD(word), memory_order_relaxed);
-}
+PETAL_C11_LOAD(petal_atomic_load, petal_word, PETAL_C11_WORD, memory_order_relaxed)
 
 /* AO_load_acquire: ACQUIRE. */
-PETAL_INLINE petal_word petal_atomic_load_acquire(const volatile petal_word *word) {
-    return atomic_load_explicit(PETAL_C11_WORD(word), memory_order_acquire);
-}
+PETAL_C11_LOAD(petal_atomic_load_acquire, petal_word, PETAL_C11_WORD, memory_order_acquire)
 
 /* AO_load_full: a full barrier, so SEQ_CST (see the top). */
-PETAL_INLINE petal_word petal_atomic_load_full(const volatile petal_word *word) {
-    return atomic_load_explicit(PETAL_C11_WORD(word), memory_order_seq_cst);
-}
+PETAL_C11_LOAD(petal_atomic_load_full, petal_word, PETAL_C11_WORD, memory_order_seq_cst)
 
 /* AO_store: RELAXED. */
-PETAL_INLINE void petal_atomic_store(volatile petal_word *word, petal_word value) {
-    atomic_store_explicit(PETAL_C11_WORD(word), value, memory_order_relaxed);
-}
+PETAL_C11_STORE(petal_atomic_store, petal_word, PETAL_C11_WORD, memory_order_relaxed)
 
 /* AO_store_release: RELEASE. */
-PETAL_INLINE void petal_atomic_store_release(volatile petal_word *word, petal_word value) {
-    atomic_store_explicit(PETAL_C11_WORD(word), value, memory_order_release);
-}
+PETAL_C11_STORE(petal_atomic_store_release, petal_word, PETAL_C11_WORD, memory_order_release)
 
 /* AO_fetch_and_add: RELAXED. */
 PETAL_INLINE petal_word petal_atomic_fetch_add(volatile petal_word *word, petal_word delta) {
@@ -151,9 +148,7 @@ PETAL_C11_FETCH_CAS(petal_atomic_fetch_cas_full, petal_word, PETAL_C11_WORD, mem
                     memory_order_seq_cst)
 
 /* AO_int_load_acquire: ACQUIRE. */
-PETAL_INLINE unsigned petal_atomic_uint_load_acquire(const volatile unsigned *word) {
-    return atomic_load_explicit(PETAL_C11_UINT(word), memory_order_acquire);
-}
+PETAL_C11_LOAD(petal_atomic_uint_load_acquire, unsigned, PETAL_C11_UINT, memory_order_acquire)
 
 /* AO_int_compare_and_swap_release: RELEASE, RELAXED on failure, as petal_atomic_cas_release. */
 PETAL_C11_CAS(petal_atomic_uint_cas_release, unsigned, PETAL_C11_UINT, memory_order_release, memory_order_relaxed)
@@ -163,28 +158,18 @@ PETAL_C11_FETCH_CAS(petal_atomic_uint_fetch_cas_full, unsigned, PETAL_C11_UINT, 
                     memory_order_seq_cst)
 
 /* AO_int_load: RELAXED (no suffix, no ordering). */
-PETAL_INLINE unsigned petal_atomic_uint_load(const volatile unsigned *word) {
-    return atomic_load_explicit(PETAL_C11_UINT(word), memory_order_relaxed);
-}
+PETAL_C11_LOAD(petal_atomic_uint_load, unsigned, PETAL_C11_UINT, memory_order_relaxed)
 
 /* AO_int_store: RELAXED (no suffix, no ordering). */
-PETAL_INLINE void petal_atomic_uint_store(volatile unsigned *word, unsigned value) {
-    atomic_store_explicit(PETAL_C11_UINT(word), value, memory_order_relaxed);
-}
+PETAL_C11_STORE(petal_atomic_uint_store, unsigned, PETAL_C11_UINT, memory_order_relaxed)
 
 /* AO_int_store_release: RELEASE. */
-PETAL_INLINE void petal_atomic_uint_store_release(volatile unsigned *word, unsigned value) {
-    atomic_store_explicit(PETAL_C11_UINT(word), value, memory_order_release);
-}
+PETAL_C11_STORE(petal_atomic_uint_store_release, unsigned, PETAL_C11_UINT, memory_order_release)
 
 /* AO_char_load: RELAXED (no suffix, no ordering). */
-PETAL_INLINE unsigned char petal_atomic_uchar_load(const volatile unsigned char *byte) {
-    return atomic_load_explicit(PETAL_C11_UCHAR(byte), memory_order_relaxed);
-}
+PETAL_C11_LOAD(petal_atomic_uchar_load, unsigned char, PETAL_C11_UCHAR, memory_order_relaxed)
 
 /* AO_char_store: RELAXED (no suffix, no ordering). */
-PETAL_INLINE void petal_atomic_uchar_store(volatile unsigned char *byte, unsigned char value) {
-    atomic_store_explicit(PETAL_C11_UCHAR(byte), value, memory_order_relaxed);
-}
+PETAL_C11_STORE(petal_atomic_uchar_store, unsigned char, PETAL_C11_UCHAR, memory_order_relaxed)
 
 #endif /* PETAL_ATOMICS_C11_H */
