@@ -4,7 +4,8 @@ import Petal
 /// A producer's stop as a service registers it: capturing the call it stops (`{ call.cancel() }`),
 /// where the service request's stops capture nothing. "capturing stop" is a promise with such a
 /// stop, subscribed and fulfilled (an operation is one promise); "batch capturing stops" a
-/// `PromiseBatch` of 32 slots, each with such a stop, fulfilled (an operation is one slot).
+/// `PromiseBatch` of 32 slots, each with such a stop, fulfilled (an operation is one slot);
+/// "cancellation handler capturing two" a promise with a `whenCancellationRequested` handler.
 enum CapturingStop {
     /// A backend call's handle, as the stop captures it.
     final class Call: @unchecked Sendable {
@@ -17,6 +18,21 @@ enum CapturingStop {
         for value in 0..<count {
             let promise = Promise<Int>()
             promise.cancelWhenRequested { call.stopped += 1 }
+            promise.future.whenFulfilled { _ in bench_count_add() }
+            promise.fulfil(with: value)
+        }
+    }
+
+    /// The handler the seeds' API registers, as its documentation writes it: capturing the
+    /// call and the promise, weakly ("cancellation handler capturing two").
+    static func handler(_ count: Int) {
+        let call = Call()
+        for value in 0..<count {
+            let promise = Promise<Int>()
+            promise.whenCancellationRequested { [weak promise] in
+                call.stopped += 1
+                promise?.cancel()
+            }
             promise.future.whenFulfilled { _ in bench_count_add() }
             promise.fulfil(with: value)
         }

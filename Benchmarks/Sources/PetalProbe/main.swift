@@ -37,7 +37,8 @@ import LibraryPromises
 /// "capturing chain K=100" (Petal only) is the suite's chain with steps that capture an object,
 /// an integer and a value of the request, as a service's steps do; an operation is one step.
 /// "capturing stop" and "batch capturing stops" (Petal only) register a producer's stop that
-/// captures its call, as the example service does (`CapturingStop`).
+/// captures its call, as the example service does (`CapturingStop`); "cancellation handler
+/// capturing two" a `whenCancellationRequested` handler capturing the call and the promise.
 /// "late subscriber capturing three" is the racing cells' common path: such a callback subscribed
 /// after the fulfil, so that it runs at once; an operation is one subscriber.
 ///
@@ -255,6 +256,7 @@ func petalOnly(_ operation: String) -> ((Int) -> Void)? {
     case "capturing chain K=100": CapturingChain.run
     case "capturing stop": CapturingStop.promise
     case "batch capturing stops": CapturingStop.batch
+    case "cancellation handler capturing two": CapturingStop.handler
     case "plain call": TailRequest.plain
     case "hedged call": TailRequest.hedged
     case "limit admission": TailRequest.limited

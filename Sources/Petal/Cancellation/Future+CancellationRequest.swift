@@ -46,9 +46,11 @@ extension Promise {
     ///   future never resolves, and both are leaked). Or use ``cancelWhenRequested(on:stopping:)``,
     ///   which needs no reference to the promise.
     public func whenCancellationRequested<Context: ExecutionContext>(
-        on context: Context = .inline, _ handler: @escaping @Sendable () -> Void
+        on context: Context = .inline, _ handler: consuming @escaping @Sendable () -> Void
     ) {
-        let handler = CallbackContext.carrying(handler)
+        // Consumed, to the node that keeps it: borrowed, each hand-over retained the closure
+        // and released it after.
+        let handler = CallbackContext.carrying(consume handler)
         let storage = future.storage
         storage.markPropagating()
         if Context.self == InlineExecutionContext.self {

@@ -106,8 +106,8 @@ extension FutureStorage {
     /// Registers `action` to answer a request: it runs at once if one already reached this
     /// future, and is released unrun when the future resolves first.
     @usableFromInline
-    final func addCancellationAction(_ action: @escaping CancellationRecord.Action) {
-        addCancellationAction(CancellationClosure(action))
+    final func addCancellationAction(_ action: consuming @escaping CancellationRecord.Action) {
+        addCancellationAction(CancellationClosure(consume action))
     }
 
     /// Registers `node` to answer a request (see ``addCancellationAction(_:)-closure``).
