@@ -23,7 +23,8 @@ enum SampleDraw {
     /// 2^64 over the golden ratio, odd: its multiples are spread most evenly modulo 2^64.
     static let step: UInt64 = 0x9E37_79B9_7F4A_7C15
 
-    /// This thread's next draw. About five instructions: a thread-local load, an add, a store.
+    /// This thread's next draw: a thread-local load, an add and a store (about 19 instructions
+    /// a counted call in callgrind, reaching the thread-local included).
     @inline(__always)
     static func next() -> UInt64 {
         let slot = petal_sample_sequence_current().unsafelyUnwrapped
