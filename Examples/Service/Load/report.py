@@ -202,13 +202,19 @@ def paired_rows(paired, calls):
     return lines
 
 
-def paired_markdown(paired, rounds, duration, per_call_sent=None):
+def paired_markdown(paired, rounds, duration, per_call_sent=None, pinned=False):
     if not paired:
         return ""
     calls = sorted({n for by_n in paired.values() for n in by_n})
+    # `Scripts/service --pin`: each server on a core of its own, each wrk on the other's.
+    where = (
+        "in two servers of their own, each on a core of its own with the other's wrk beside it"
+        if pinned
+        else "in two servers of their own"
+    )
     lines = [
         "**Paired CPU per backend call**: each variant and the one it is compared with loaded at the same "
-        f"time, in two servers of their own (wrk -t1 -c8 each, {duration} s), {rounds} round(s) per N with the "
+        f"time, {where} (wrk -t1 -c8 each, {duration} s), {rounds} round(s) per N with the "
         "two swapping servers; the difference of their CPU per request, divided by N, in µs, averaged over "
         "each two consecutive rounds (one in each server): median of those means [lowest, highest].",
         "",
@@ -476,7 +482,11 @@ def summarize(args):
     body = markdown(table, meta)
     if paired:
         body += "\n" + paired_markdown(
-            paired, meta["rounds"], meta.get("duration", "?"), paired_table(pairs, "difference_us_per_call_sent")
+            paired,
+            meta["rounds"],
+            meta.get("duration", "?"),
+            paired_table(pairs, "difference_us_per_call_sent"),
+            pinned=meta.get("pinned") == "yes",
         )
     results = {
         "meta": meta,
@@ -531,14 +541,19 @@ def pairs(args):
         entries = [json.loads(line) for line in file if line.strip()]
     problems = [problem for entry in entries for problem in entry["problems"]]
     table = paired_markdown(
-        paired_table(entries), args.rounds, args.duration, paired_table(entries, "difference_us_per_call_sent")
+        paired_table(entries),
+        args.rounds,
+        args.duration,
+        paired_table(entries, "difference_us_per_call_sent"),
+        pinned=args.pinned,
     )
     print(table)
     if args.readme and not problems:
         meta = dict(item.split("=", 1) for item in args.env)
         heading = (
             f"Run of {meta.get('date', '?')} on {meta.get('machine', '?')}, commit {meta.get('commit', '?')}: "
-            f"`Scripts/service --only pairs --readme` with {args.rounds} rounds of {args.duration} s.\n\n"
+            f"`Scripts/service --only pairs --readme{' --pin' if args.pinned else ''}` with {args.rounds} rounds of "
+            f"{args.duration} s.\n\n"
         )
         replace_section(args.readme, heading + table, PAIRS_BEGIN, PAIRS_END)
     exit_with(problems)
@@ -568,6 +583,7 @@ def main():
     only_pairs.add_argument("--rounds", type=int, required=True)
     only_pairs.add_argument("--duration", type=int, required=True)
     only_pairs.add_argument("--readme")
+    only_pairs.add_argument("--pinned", action="store_true")
     only_pairs.add_argument("--env", action="append", default=[])
     summary = commands.add_parser("summarize")
     summary.add_argument("--runs", required=True)
