@@ -122,6 +122,19 @@ enum TailRequest {
         }
     }
 
+    /// A fixed delay through a closed breaker on the hedging's clock, no retry, no deadline: the
+    /// plainest policy with a breaker.
+    private static let breakerPolicy = HedgingPolicy(
+        copies: 3, delay: .milliseconds(5), budget: budget, breaker: fusedBreaker)
+
+    /// `count` calls hedged at a fixed delay through a closed breaker; each answered at once.
+    static func hedgedThroughBreaker(_ count: Int) {
+        for value in 0..<count {
+            Future.hedging(breakerPolicy, clock: clock) { call() }.whenFulfilled { _ in bench_count_add() }
+            slot.answer(with: value)
+        }
+    }
+
     /// `count` calls as the example service's resilient variant made each: retried, hedged at a
     /// percentile, through a closed breaker, one budget; each answered at once.
     static func resilientCall(_ count: Int) {

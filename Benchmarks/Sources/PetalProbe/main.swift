@@ -265,6 +265,7 @@ func petalOnly(_ operation: String) -> ((Int) -> Void)? {
     case "sampled breaker call": TailRequest.sampledBreakerCall
     case "resilient call": TailRequest.resilientCall
     case "fused resilient call": TailRequest.fusedResilientCall
+    case "hedged call through a breaker": TailRequest.hedgedThroughBreaker
     case "timeout": DeadlineRequest.timeout
     case "subscribe with a deadline bound": DeadlineRequest.subscribeUnderDeadline
     case "timeout under a deadline": DeadlineRequest.timeoutUnderDeadline

@@ -6,17 +6,26 @@ protocol AttemptPolicy: Sendable {
     var budget: RetryBudget? { get }
     /// Reports each property out of its range, once per call.
     func reportAdjustments()
-    /// Whether a call reads the clock as it begins whatever its deadline (a delay that follows
-    /// the latency times the call from there): then its deadline is checked with that reading.
-    var timesCalls: Bool { get }
+    /// Whether a call on `clock` reads it as it begins whatever its deadline (a delay that
+    /// follows the latency times the call from there; a breaker on the same time counts the
+    /// first copy from there): then its deadline is checked with that reading.
+    func timesCalls(on clock: DeadlineClock) -> Bool
 }
 
 extension RetryPolicy {
-    var timesCalls: Bool { false }
+    func timesCalls(on _: DeadlineClock) -> Bool { false }
 }
 
 extension HedgingPolicy {
-    var timesCalls: Bool { plan.latencyWords != nil }
+    /// With a breaker that keeps the clock's time, the reading is the first copy's start: the
+    /// copy then takes the breaker's fast path (see `HedgeLoop.sendFirstCounted`), which reads
+    /// no clock as it ends when it is answered before its delay. Without it, a fixed delay
+    /// through a breaker read the clock twice more a call, and took the slow path (callgrind,
+    /// per call: see the CHANGELOG).
+    @inline(__always)
+    func timesCalls(on clock: DeadlineClock) -> Bool {
+        plan.latencyWords != nil || plan.keepsBreakerTime(with: clock)
+    }
 }
 
 extension RetryPolicy: AttemptPolicy {}
@@ -67,7 +76,8 @@ protocol AttemptLoop<Value>: AnyObject, Sendable {
     associatedtype Hooks
 
     /// `began` is the clock's reading (`DeadlineClock.nanosecondsNow`) as the call began, if
-    /// `begin` took one: for the deadline, or because the policy ``AttemptPolicy/timesCalls``.
+    /// `begin` took one: for the deadline, or because the policy times its calls
+    /// (``AttemptPolicy/timesCalls(on:)``).
     init(
         result: FutureStorage<Value>, hooks: Hooks, policy: borrowing Policy, context: Context,
         clock: DeadlineClock, deadline: HeldDeadline?, began: Int64?,
@@ -118,7 +128,7 @@ extension AttemptLoop {
         let deadline = Deadline.inUse ? Deadline.held(on: clock) : nil
         // One reading of the clock for the deadline's check and whatever else the call times
         // as it begins (a hedged call's first timer and its latency): each costs about 20 ns.
-        let began = deadline != nil || policy.timesCalls ? clock.nanosecondsNow : nil
+        let began = deadline != nil || policy.timesCalls(on: clock) ? clock.nanosecondsNow : nil
         if let deadline, let began, deadline.hasPassed(at: clock.instant(atNanoseconds: began)) {
             return .refused(by: deadline.exceededError)
         }

@@ -124,8 +124,8 @@ final class HedgeLoop<Value, Context: ExecutionContext>: AttemptLoop, @unchecked
         let plan = policy.plan
         self.plan = plan
         let delay: Duration
-        // `begin` read the clock for a deadline or an adaptive delay (see
-        // `HedgingPolicy.timesCalls`); the latency starts from that reading.
+        // `begin` read the clock for a deadline, an adaptive delay or a breaker (see
+        // `HedgingPolicy.timesCalls(on:)`); the latency starts from that reading.
         let reading = began ?? (plan.latencyWords != nil ? clock.nanosecondsNow : nil)
         if let words = plan.latencyWords {
             // From the words the plan keeps: the percentile's own line is loaded only by the

@@ -19,9 +19,10 @@ extension Future {
     ///   before this returns); each later one runs on `context` when the copy before it has
     ///   been pending for `policy.delay` (kept by `clock`, by default Petal's one shared timer
     ///   thread), or at once when a copy is rejected with an error `policy.isRetryable` accepts,
-    ///   if `policy.budget` lets it through. On `.inline`, with a deadline or an adaptive
-    ///   delay, the first copy's delay counts from the call's start, whose one reading of the
-    ///   clock serves both (`body` is expected to return at once).
+    ///   if `policy.budget` lets it through. On `.inline`, with a deadline, an adaptive delay
+    ///   or a breaker that keeps `clock`'s time, the first copy's delay counts from the call's
+    ///   start, whose one reading of the clock serves them all (`body` is expected to return
+    ///   at once).
     /// - Returns: a future fulfilled with the first copy's value to arrive; rejected with a
     ///   copy's error when `policy` declines it, when `body` throws an error `policy` declines,
     ///   or when every copy was rejected and no more may start (the last error); cancelled, with
