@@ -17,11 +17,9 @@ extension RetryPolicy {
 }
 
 extension HedgingPolicy {
-    /// With a breaker that keeps the clock's time, the reading is the first copy's start: the
-    /// copy then takes the breaker's fast path (see `HedgeLoop.sendFirstCounted`), which reads
-    /// no clock as it ends when it is answered before its delay. Without it, a fixed delay
-    /// through a breaker read the clock twice more a call, and took the slow path (callgrind,
-    /// per call: see the CHANGELOG).
+    /// With a breaker that keeps the clock's time, the reading is the first copy's start and its
+    /// timer's origin (see `HedgeLoop.sendFirstCounted`): without it, a fixed delay through a
+    /// breaker read the clock for each, two readings a call where one serves.
     @inline(__always)
     func timesCalls(on clock: DeadlineClock) -> Bool {
         plan.latencyWords != nil || plan.keepsBreakerTime(with: clock)

@@ -196,6 +196,29 @@ struct ResilientHedgingTests {
         #expect(breaker.state == .open)
     }
 
+    @Test("a first copy answered before its hedge counts in the period it began, at a fixed delay with no deadline")
+    func answeredBeforeTheHedgeCountsWhereItBegan() {
+        // Periods of 100 ms from the breaker's start; a failure opens it at 0.6 of the window.
+        let clock = DeadlineClock.manual()
+        let breaker = CircuitBreaker(
+            name: "period of the start",
+            policy: CircuitBreakerPolicy(
+                failureRateThreshold: 0.6, window: .time(.seconds(1), buckets: 10), minimumCalls: 1),
+            clock: clock)
+        let copies = Copies()
+        let policy = HedgingPolicy(copies: 2, delay: .milliseconds(500), breaker: breaker)
+        let call = Future.hedging(policy, clock: clock) { copies.start() }
+        clock.advance(by: .milliseconds(150))
+        _ = copies[0].fulfil(with: 1)
+        #expect(describe(call.peek()) == "fulfilled(1)")
+        // At 1,050 ms the window holds periods 1 to 10: the success, counted in period 0, has
+        // left it, and a failure is the whole window. Counted where it ended (period 1), it would
+        // be one of two calls, below the threshold.
+        clock.advance(by: .milliseconds(900))
+        breaker.call(.failure)
+        #expect(breaker.state == .open)
+    }
+
     @Test(
         "on real time, 2 threads of calls answered before their hedge: 3 failures in 10 keep the breaker closed however the fast successes are sampled, and 7 in 10 open it"
     )
