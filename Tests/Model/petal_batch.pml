@@ -27,6 +27,13 @@
  * processes start, slot 1's races them, and a second registration for slot 1 may race it; the
  * request may come or not.
  *
+ * The batch's own stop (PromiseBatch.cancelWhenRequested(stopping:)) is the stop of a slot past
+ * the last, `count`, which has no value, is not counted, and which no fulfil or failure claims:
+ * slot 1 without its resolver, its registration racing a second one and the request. Its word
+ * moves by the same functions; the one interleaving slot 1 cannot show, `all` fulfilled while
+ * it is pending, ends as a request that loses does: no sweep, the stop held by the ARMED slot
+ * until the batch is freed, as the last assertion of the loop below allows.
+ *
  * Checked: each slot is claimed once: fulfilled, failed or stopped, at most one of them, once;
  * `all` is fulfilled only with every value written and no slot failed or stopped; once `all` is
  * cancelled, no slot holds a stop (none is lost, whichever of the request, the failure and the

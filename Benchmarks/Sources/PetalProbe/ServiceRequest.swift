@@ -38,17 +38,29 @@ enum ServiceRequest {
         if answered < calls { petalClock.advance(by: .milliseconds(20)) }
     }
 
-    /// The `batch` variant (`BatchFanout`): the calls' promises in one `PromiseBatch`, each
-    /// slot's stop registered as the service registers it (every call can be stopped).
+    /// The `batch` variant (`BatchFanout`): the calls' promises in one `PromiseBatch`, with one
+    /// stop for the batch that stops every call, as the service registers it.
     static func batch(calls: Int, answered: Int) {
+        batch(calls: calls, answered: answered, stopEachSlot: false)
+    }
+
+    /// `batch` with a stop for each slot, as the service registered them before the batch had
+    /// a stop of its own: every pending call stopped by its slot's.
+    static func batchSlotStops(calls: Int, answered: Int) {
+        batch(calls: calls, answered: answered, stopEachSlot: true)
+    }
+
+    private static func batch(calls: Int, answered: Int, stopEachSlot: Bool) {
         let batch = PromiseBatch<Int>(count: calls)
         var completions: [Completion] = []
         completions.reserveCapacity(calls)
         for index in 0..<calls {
             let slot = batch[index]
             completions.append { slot.fulfil(with: $0) }
-            slot.cancelWhenRequested { bench_count_add() }
+            if stopEachSlot { slot.cancelWhenRequested { bench_count_add() } }
         }
+        // Each call's cancel(), answered or not (an answered call's does nothing), as one count.
+        if !stopEachSlot { batch.cancelWhenRequested { bench_count_add() } }
         let all = batch.all.timeout(after: .milliseconds(20), clock: petalClock)
         all.whenResolved { _ in bench_count_add() }
         answer(completions, count: answered)

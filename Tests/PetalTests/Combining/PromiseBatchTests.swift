@@ -376,17 +376,3 @@ private final class Winners: @unchecked Sendable {
     var count: Int { wins.load(ordering: .relaxed) }
     var values: [Int] { (0..<size).map { slots[$0].load(ordering: .relaxed) } }
 }
-
-/// Counts its own release into a shared counter: a stop that captures one shows when the batch
-/// lets the stop go.
-private final class ReleaseCounter: Sendable {
-    private let counter: Counter
-
-    init(_ counter: Counter) {
-        self.counter = counter
-    }
-
-    func touch() {}
-
-    deinit { counter.increment() }
-}

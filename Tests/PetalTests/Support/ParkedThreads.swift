@@ -27,8 +27,9 @@ final class ParkedThreads: @unchecked Sendable {
         let threads = take(count)
         for (index, thread) in threads.enumerated() {
             finished.enter()
+            let handed = HandedBody(body)
             thread.hand {
-                body(index)
+                handed.run(index)
                 finished.leave()
             }
         }
@@ -85,5 +86,22 @@ private final class Parked: @unchecked Sendable {
             defer { work = nil }
             return work.unsafelyUnwrapped
         }
+    }
+}
+
+/// A body handed to a parked thread, let go of before the thread reports it finished: when
+/// `onThreads` returns, no parked thread still holds what the body captured (a test that counts
+/// releases can count them then).
+private final class HandedBody: @unchecked Sendable {
+    // @unchecked: `body` is read and cleared only by the one thread it is handed to.
+    private var body: (@Sendable (Int) -> Void)?
+
+    init(_ body: @escaping @Sendable (Int) -> Void) {
+        self.body = body
+    }
+
+    func run(_ index: Int) {
+        let body = self.body.take()
+        body.unsafelyUnwrapped(index)
     }
 }
