@@ -61,6 +61,10 @@ final class PromiseBatchStorage<Value>: @unchecked Sendable {
     @usableFromInline
     let cellsWord: UnsafeMutablePointer<petal_atomic_word>
 
+    /// The batch's own stop's cell, in the slots' allocation (a batch that registers no other
+    /// stop makes no cells), initialised only while slot `count` is `armed` (or `arming`).
+    private let batchStopCell: UnsafeMutablePointer<BatchSlotStop>
+
     /// The values, each initialised only once its slot is claimed for a fulfil.
     @usableFromInline
     let values: UnsafeMutablePointer<Value>
@@ -94,6 +98,7 @@ final class PromiseBatchStorage<Value>: @unchecked Sendable {
         requested.initialize(to: petal_atomic_word(value: 0))
         cellsWord = slotWords + count + 3
         cellsWord.initialize(to: petal_atomic_word(value: 0))
+        batchStopCell = (base + layout.batchStopCell).bindMemory(to: BatchSlotStop.self, capacity: 1)
         values = (base + layout.values).bindMemory(to: Value.self, capacity: count)
     }
 
@@ -105,11 +110,15 @@ final class PromiseBatchStorage<Value>: @unchecked Sendable {
     /// bins it runs first (callgrind, the example service's fan-out: about 200 instructions a
     /// call); made with the batch, they were an allocation more for every batch that registers
     /// no stop (the suite's fan-out: three requests in four).
-    private static func layout(count: Int) -> (values: Int, bytes: Int, alignment: Int) {
-        let alignment = max(MemoryLayout<petal_atomic_word>.alignment, MemoryLayout<Value>.alignment)
+    private static func layout(count: Int) -> (batchStopCell: Int, values: Int, bytes: Int, alignment: Int) {
+        let alignment = max(
+            MemoryLayout<petal_atomic_word>.alignment, MemoryLayout<BatchSlotStop>.alignment,
+            MemoryLayout<Value>.alignment)
         let words = (count + 4) * MemoryLayout<petal_atomic_word>.stride
-        let values = (words + MemoryLayout<Value>.alignment - 1) & ~(MemoryLayout<Value>.alignment - 1)
-        return (values, values + count * MemoryLayout<Value>.stride, alignment)
+        let cell = (words + MemoryLayout<BatchSlotStop>.alignment - 1) & ~(MemoryLayout<BatchSlotStop>.alignment - 1)
+        let end = cell + MemoryLayout<BatchSlotStop>.stride
+        let values = (end + MemoryLayout<Value>.alignment - 1) & ~(MemoryLayout<Value>.alignment - 1)
+        return (cell, values, values + count * MemoryLayout<Value>.stride, alignment)
     }
 
     deinit {
@@ -117,11 +126,12 @@ final class PromiseBatchStorage<Value>: @unchecked Sendable {
         // A count at zero means the values were moved into `all`'s array.
         let valuesLeft = petal_atomic_word_load(remaining) != 0
         let cells = UnsafeMutablePointer<BatchSlotStop>(bitPattern: UInt(petal_atomic_word_load(cellsWord)))
-        for index in 0...count {
+        for index in 0..<count {
             let word = petal_atomic_word_load(slotWords + index)
             if word == Self.armed { (cells.unsafelyUnwrapped + index).deinitialize(count: 1) }
             if valuesLeft && word == Self.fulfilled { (values + index).deinitialize(count: 1) }
         }
+        if petal_atomic_word_load(slotWords + count) == Self.armed { batchStopCell.deinitialize(count: 1) }
         cells?.deallocate()
         UnsafeMutableRawPointer(slotWords).deallocate()
     }
@@ -192,8 +202,7 @@ final class PromiseBatchStorage<Value>: @unchecked Sendable {
     @inline(never)
     func installCells() -> UnsafeMutablePointer<BatchSlotStop> {
         var seen: petal_word = 0
-        // One cell a slot, and the batch's stop's.
-        let made = UnsafeMutablePointer<BatchSlotStop>.allocate(capacity: count + 1)
+        let made = UnsafeMutablePointer<BatchSlotStop>.allocate(capacity: count)
         // FULL: installs the cells once, before this registration's move to `armed` publishes
         // the cell it writes there.
         if petal_atomic_word_exchange(cellsWord, &seen, petal_word(UInt(bitPattern: made))) != 0 { return made }
@@ -205,6 +214,12 @@ final class PromiseBatchStorage<Value>: @unchecked Sendable {
     @usableFromInline
     func dropStop(_ index: Int) {
         (stopCells + index).deinitialize(count: 1)
+    }
+
+    /// Slot `index`'s stop's cell, the batch's own (slot `count`) included, for the thread that
+    /// moved the slot out of `armed`: the batch's cell is always there, a slot's once installed.
+    func cell(_ index: Int) -> UnsafeMutablePointer<BatchSlotStop> {
+        index == count ? batchStopCell : stopCells + index
     }
 
     /// Fulfils slot `index` with `value`, and `result` once it was the last; returns the state
@@ -257,7 +272,7 @@ final class PromiseBatchStorage<Value>: @unchecked Sendable {
         var seen = Self.pending
         // The cell is this registration's once the slot is `arming`.
         guard moveSlot(index, from: &seen, to: Self.arming) else { return seen }
-        let cell = cellsForRegistration() + index
+        let cell = index == count ? batchStopCell : cellsForRegistration() + index
         cell.initialize(to: BatchSlotStop(stop: consume stop))
         seen = Self.arming
         guard moveSlot(index, from: &seen, to: Self.armed) else {
@@ -277,7 +292,8 @@ final class PromiseBatchStorage<Value>: @unchecked Sendable {
     /// The batch's stop is a slot's stop for slot `count`, which has no value and which no
     /// fulfil or failure claims: it leaves `pending` only by a registration, so a registration
     /// that finds it anywhere else (arming, armed, or stopped once its stop ran) is a second.
-    /// Registered, swept and dropped as a slot's stop is, by the same moves.
+    /// Registered, swept and dropped as a slot's stop is, by the same moves; its cell is in the
+    /// slots' allocation, not among the slots' cells, which it would otherwise make.
     @usableFromInline
     func addBatchStop(_ stop: consuming @escaping @Sendable () -> Void) -> Bool {
         addStop(count, consume stop) == nil
@@ -298,7 +314,7 @@ final class PromiseBatchStorage<Value>: @unchecked Sendable {
     func stopIfArmed(_ index: Int) {
         var seen = Self.armed
         guard moveSlot(index, from: &seen, to: Self.stopped) else { return }
-        (stopCells + index).move().stop()
+        cell(index).move().stop()
     }
 }
 

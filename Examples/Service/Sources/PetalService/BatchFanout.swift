@@ -14,7 +14,7 @@ import PetalServiceLifecycle
 /// Everything else is `petal`'s: the fan-out starts on the loop that answers the calls, the
 /// deadline bounds the batch's future, and a request (the timeout giving up, the client
 /// leaving) stops the calls, through the batch's one stop (`cancelWhenRequested(stopping:)`):
-/// one registration a request where a stop for each slot was one a call (999 -> 910
+/// one registration a request where a stop for each slot was one a call (1,001 -> 902
 /// instructions a call, the probe's "service request N=32"; in the server, below what a pair
 /// resolves).
 struct BatchFanout: Fanout {
