@@ -34,6 +34,11 @@
  * it is pending, ends as a request that loses does: no sweep, the stop held by the ARMED slot
  * until the batch is freed, as the last assertion of the loop below allows.
  *
+ * Arrivals (PromiseBatch.fulfilNext(with:) and its kin) are resolvers whose slot index comes from
+ * a cursor moved by a locked add alone (nextArrival), which gives each arrival an index no other
+ * arrival gets: each then claims its slot as slot 0's resolvers do, and one that loses to an
+ * indexed resolver takes the next index. No word of theirs is moved by compare-and-swap.
+ *
  * Checked: each slot is claimed once: fulfilled, failed or stopped, at most one of them, once;
  * `all` is fulfilled only with every value written and no slot failed or stopped; once `all` is
  * cancelled, no slot holds a stop (none is lost, whichever of the request, the failure and the

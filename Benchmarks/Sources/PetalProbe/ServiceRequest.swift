@@ -38,9 +38,25 @@ enum ServiceRequest {
         if answered < calls { petalClock.advance(by: .milliseconds(20)) }
     }
 
-    /// The `batch` variant (`BatchFanout`): the calls' promises in one `PromiseBatch`, with one
-    /// stop for the batch that stops every call, as the service registers it.
+    /// The `batch` variant (`BatchFanout`): the calls' promises in one `PromiseBatch`, each
+    /// completion handler capturing the batch alone and fulfilling the next slot
+    /// (`fulfilNext(with:)`), with one stop for the batch that stops every call, as the service
+    /// registers it.
     static func batch(calls: Int, answered: Int) {
+        let batch = PromiseBatch<Int>(count: calls)
+        var completions: [Completion] = []
+        completions.reserveCapacity(calls)
+        for _ in 0..<calls { completions.append { batch.fulfilNext(with: $0) } }
+        batch.cancelWhenRequested { bench_count_add() }
+        let all = batch.all.timeout(after: .milliseconds(20), clock: petalClock)
+        all.whenResolved { _ in bench_count_add() }
+        answer(completions, count: answered)
+        if answered < calls { petalClock.advance(by: .milliseconds(20)) }
+    }
+
+    /// `batch` with each completion handler capturing its slot (a reference and an index: a
+    /// closure context of its own, one allocation a call), as the service did before arrivals.
+    static func batchSlots(calls: Int, answered: Int) {
         batch(calls: calls, answered: answered, stopEachSlot: false)
     }
 

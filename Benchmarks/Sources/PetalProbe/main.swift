@@ -285,6 +285,7 @@ func perform(_ operation: String, _ contender: String, _ count: Int) -> Bool {
             switch contender {
             case "Petal": ServiceRequest.petal
             case "batch": ServiceRequest.batch
+            case "batch slots": ServiceRequest.batchSlots
             case "batch slot stops": ServiceRequest.batchSlotStops
             case "NIO": ServiceRequest.nio
             case "callbacks": ServiceRequest.callbacks
@@ -294,7 +295,7 @@ func perform(_ operation: String, _ contender: String, _ count: Int) -> Bool {
         Delivered.reset()
         for _ in 0..<count / 32 { request(32, answered) }
         // One count a request, and one a call stopped (the batch's one stop counts once).
-        let stopped = answered == 32 ? 0 : contender == "batch" ? 1 : 32 - answered
+        let stopped = answered == 32 ? 0 : contender == "batch" || contender == "batch slots" ? 1 : 32 - answered
         precondition(Delivered.count == count / 32 * (1 + stopped), "\(Delivered.count) deliveries")
         return true
     }

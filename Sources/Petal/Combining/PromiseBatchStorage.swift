@@ -44,7 +44,8 @@ final class PromiseBatchStorage<Value>: @unchecked Sendable {
 
     /// The slots' claim words, then the batch's stop's (`slotWords + count`: see
     /// ``addBatchStop(_:)``), the count still to fulfil (`slotWords + count + 1`), the flag
-    /// (`slotWords + count + 2`) and the stops' cells' address (`slotWords + count + 3`).
+    /// (`slotWords + count + 2`), the stops' cells' address (`slotWords + count + 3`) and the
+    /// arrivals' cursor (`slotWords + count + 4`).
     @usableFromInline
     let slotWords: UnsafeMutablePointer<petal_atomic_word>
 
@@ -60,6 +61,11 @@ final class PromiseBatchStorage<Value>: @unchecked Sendable {
     /// `arming`, by the registration that writes it).
     @usableFromInline
     let cellsWord: UnsafeMutablePointer<petal_atomic_word>
+
+    /// The next slot an arrival takes (``PromiseBatch/fulfilNext(with:)``): a cursor moved by a
+    /// locked add alone, past `count` once every slot was handed out.
+    @usableFromInline
+    let arrivals: UnsafeMutablePointer<petal_atomic_word>
 
     /// The batch's own stop's cell, in the slots' allocation (a batch that registers no other
     /// stop makes no cells), initialised only while slot `count` is `armed` (or `arming`).
@@ -90,7 +96,7 @@ final class PromiseBatchStorage<Value>: @unchecked Sendable {
         self.count = count
         let layout = Self.layout(count: count)
         let base = UnsafeMutableRawPointer.allocate(byteCount: layout.bytes, alignment: layout.alignment)
-        slotWords = base.bindMemory(to: petal_atomic_word.self, capacity: count + 4)
+        slotWords = base.bindMemory(to: petal_atomic_word.self, capacity: count + 5)
         slotWords.initialize(repeating: petal_atomic_word(value: Self.pending), count: count + 1)
         remaining = slotWords + count + 1
         remaining.initialize(to: petal_atomic_word(value: petal_word(count)))
@@ -98,6 +104,8 @@ final class PromiseBatchStorage<Value>: @unchecked Sendable {
         requested.initialize(to: petal_atomic_word(value: 0))
         cellsWord = slotWords + count + 3
         cellsWord.initialize(to: petal_atomic_word(value: 0))
+        arrivals = slotWords + count + 4
+        arrivals.initialize(to: petal_atomic_word(value: 0))
         batchStopCell = (base + layout.batchStopCell).bindMemory(to: BatchSlotStop.self, capacity: 1)
         values = (base + layout.values).bindMemory(to: Value.self, capacity: count)
     }
@@ -114,7 +122,7 @@ final class PromiseBatchStorage<Value>: @unchecked Sendable {
         let alignment = max(
             MemoryLayout<petal_atomic_word>.alignment, MemoryLayout<BatchSlotStop>.alignment,
             MemoryLayout<Value>.alignment)
-        let words = (count + 4) * MemoryLayout<petal_atomic_word>.stride
+        let words = (count + 5) * MemoryLayout<petal_atomic_word>.stride
         let cell = (words + MemoryLayout<BatchSlotStop>.alignment - 1) & ~(MemoryLayout<BatchSlotStop>.alignment - 1)
         let end = cell + MemoryLayout<BatchSlotStop>.stride
         let values = (end + MemoryLayout<Value>.alignment - 1) & ~(MemoryLayout<Value>.alignment - 1)
@@ -239,6 +247,19 @@ final class PromiseBatchStorage<Value>: @unchecked Sendable {
 
     /// Every value, moved out in slot order: by the thread whose count down reached zero, when
     /// no other thread can touch them.
+    /// The slot the next arrival takes, or `nil` once every slot was handed out.
+    ///
+    /// Not a protocol of its own: the add hands each arrival an index no other arrival gets
+    /// (it moves the cursor alone, by a locked add, never a compare-and-swap), and the arrival
+    /// then claims that slot as an indexed resolver does (``claim(_:as:)``), racing the same
+    /// claims, stops and registrations that `petal_batch.pml` checks for any resolver.
+    @inlinable
+    func nextArrival() -> Int? {
+        // FULL, the one add there is; the claim that follows orders what matters.
+        let index = UInt(petal_atomic_word_add(arrivals, 1))
+        return index < UInt(bitPattern: count) ? Int(bitPattern: index) : nil
+    }
+
     @usableFromInline
     func movingValues() -> [Value] {
         [Value](unsafeUninitializedCapacity: count) { buffer, initialised in

@@ -16,7 +16,8 @@ import PetalServiceLifecycle
 /// leaving) stops the calls, through the batch's one stop (`cancelWhenRequested(stopping:)`):
 /// one registration a request where a stop for each slot was one a call (1,001 -> 902
 /// instructions a call, the probe's "service request N=32"; in the server, below what a pair
-/// resolves).
+/// resolves). The calls' handlers fill the slots in arrival order (`fulfilNext(with:)`),
+/// capturing the batch alone: 902 -> 543 instructions and 1.47 -> 0.47 allocations a call.
 struct BatchFanout: Fanout {
     static let variant = Variant.batch
     static let deadlineFromArrival = true
@@ -28,12 +29,14 @@ struct BatchFanout: Fanout {
         let deadline = Deadline.current ?? Deadline(after: FanoutRequest.deadline, clock: backend.clock)
         let all: Future<[Int]> = Future.startFollowing(on: .eventLoop(loop)) { [backend] in
             let batch = PromiseBatch<Int>(count: request.count)
-            let calls = (0..<request.count).map { index in
-                let slot = batch[index]
-                return backend.call(index + 1, key: request.key, for: Self.variant, on: loop) { result in
+            // Each handler captures the batch alone and takes the next slot: the sum needs no
+            // order, and a handler that captured its slot (a reference and an index) would box
+            // the two in a context of its own, an allocation a call.
+            let calls = (1...request.count).map { index in
+                backend.call(index, key: request.key, for: Self.variant, on: loop) { result in
                     switch result {
-                    case .success(let value): slot.fulfil(with: value)
-                    case .failure(let error): slot.reject(with: error)
+                    case .success(let value): batch.fulfilNext(with: value)
+                    case .failure(let error): batch.rejectNext(with: error)
                     }
                 }
             }
