@@ -21,9 +21,7 @@ struct PromiseBatchArrivalTests {
         "an arrival too many resolves nothing and is reported as a repeat at the batch's site; so is one on no slots"
     )
     func surplusArrivalIsReported() {
-        _ = repeatedResolutions
-        let line: UInt = #line
-        let batch = PromiseBatch<Int>(count: 2, line: line)
+        let (batch, line) = reportingBatch(count: 2)
         #expect(batch.fulfilNext(with: 1) && batch.fulfilNext(with: 2))
         #expect(!batch.fulfilNext(with: 3))
         #expect(!batch.rejectNext(with: TestError(1)))
@@ -31,17 +29,14 @@ struct PromiseBatchArrivalTests {
         #expect(describe(batch.all.peek()) == "fulfilled([1, 2])")
         #expect(repeatCount(atLine: line) == 3)
 
-        let emptyLine: UInt = #line
-        let empty = PromiseBatch<Int>(count: 0, line: emptyLine)
+        let (empty, emptyLine) = reportingBatch(count: 0)
         #expect(!empty.fulfilNext(with: 1))
         #expect(repeatCount(atLine: emptyLine) == 1)
     }
 
     @Test("a slot resolved by index is passed over: the arrivals fill the others")
     func indexedSlotsArePassedOver() {
-        _ = repeatedResolutions
-        let line: UInt = #line
-        let batch = PromiseBatch<Int>(count: 4, line: line)
+        let (batch, line) = reportingBatch(count: 4)
         #expect(batch.fulfil(0, with: 10))
         #expect(batch.fulfil(2, with: 12))
         #expect(batch.fulfilNext(with: 1))
@@ -55,9 +50,7 @@ struct PromiseBatchArrivalTests {
         "an arrival's failure cancels all with its error and runs the batch's stop; later arrivals fill slots unreported"
     )
     func failureStopsTheBatch() {
-        _ = repeatedResolutions
-        let line: UInt = #line
-        let batch = PromiseBatch<Int>(count: 3, line: line)
+        let (batch, line) = reportingBatch(count: 3)
         let stops = Counter()
         batch.cancelWhenRequested { stops.increment() }
         #expect(batch.fulfilNext(with: 1))
@@ -70,9 +63,7 @@ struct PromiseBatchArrivalTests {
 
     @Test("an arrival that takes a slot stopped by its own stop resolves nothing, unreported")
     func stoppedSlotIsNotReported() {
-        _ = repeatedResolutions
-        let line: UInt = #line
-        let batch = PromiseBatch<Int>(count: 2, line: line)
+        let (batch, line) = reportingBatch(count: 2)
         let stops = Counter()
         batch.cancelWhenRequested(0) { stops.increment() }
         batch.all.requestCancellation()
@@ -118,4 +109,11 @@ struct PromiseBatchArrivalTests {
             #expect(!batch.fulfilNext(with: 0))
         }
     }
+}
+
+/// A batch of `count` slots made at the caller's line, which `repeatCount(atLine:)` then reads,
+/// with the recorder of repeats installed.
+private func reportingBatch(count: Int, line: UInt = #line) -> (PromiseBatch<Int>, UInt) {
+    _ = repeatedResolutions
+    return (PromiseBatch<Int>(count: count, line: line), line)
 }
