@@ -19,7 +19,7 @@ extension PromiseBatch {
     ///     backend.send(query) { reply in batch.fulfilNext(with: reply.count) }
     /// }
     /// batch.cancelWhenRequested { for call in calls { call.cancel() } }
-    /// return batch.all.map { $0.reduce(0, +) }
+    /// return batch.all.then { $0.reduce(0, +) }
     /// ```
     ///
     /// Each call takes a slot of its own, from any thread (a locked add hands them out), then
